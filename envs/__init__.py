@@ -1,0 +1,1 @@
+"""splitpoker environments. The rules core is :mod:`envs.rules`."""

@@ -1,0 +1,227 @@
+"""Seven-card bonus classification (Asia Poker bonus, Pai Gow Fortune and Envy).
+
+Bonus wagers are settled on the player's seven cards "regardless of whether the Player wins the
+round" (seed 000), the joker playing as in the main game (an ace, or any card completing a
+straight, flush or straight flush). A hand is paid on the **best-paying line it can make with five
+of its seven cards** (plus the seven-card lines): a hand holding both a straight and three of a
+kind is paid as three of a kind where trips pay more. This is the convention of the published
+analyses: with it the exhaustive counts reproduce the Wizard of Odds seven-card table for the
+53-card deck exactly (five aces 1,128; royal flush 26,132; straight flush 184,832; four of a kind
+307,472; full house 4,188,528; flush 6,172,088; three of a kind 7,672,500; straight 11,034,204;
+tests/test_bonus.py pins them).
+
+:func:`bonus_features` reduces a hand to an integer *feature code*:
+
+* bits 0..10: the *makes* mask, bit ``c`` set iff some five of the seven cards rank as
+  :class:`~envs.rules.categories.HandCategory` ``c`` in the five-card table (the same table the
+  Pai Gow back hand uses, so the joker plays exactly as in the main game);
+* bits 11..16: :class:`BonusFlag` special hands.
+
+A pay table (:mod:`envs.rules.paytables`) pays the highest line whose predicate the code
+satisfies, so one exhaustive pass over all C(53, 7) = 154,143,080 hands
+(:func:`feature_histogram`) serves every table.
+
+Special hands (docs/rules.md records the choices):
+
+* ``NATURAL_SF``: five of the cards, without the joker, form a straight flush;
+* ``SEVEN_CARD_SF_NATURAL``: all seven cards of one suit in sequence, no joker (A-2-3-4-5-6-7 up
+  to 8-9-T-J-Q-K-A);
+* ``SEVEN_CARD_SF_JOKER``: six cards of one suit and the joker making such a sequence;
+* ``ROYAL_MATCH``: a royal flush without the joker plus a king and queen of one other suit;
+* ``QUAD_EIGHTS_AND_TRIPS``: four eights plus three of a kind of another rank among the other
+  three cards (two aces and the joker count as three aces);
+* ``NINE_HIGH``: the hand makes nothing better than high card, holds no joker, and its highest
+  card is a nine (the lowest possible seven-card hand).
+"""
+
+from __future__ import annotations
+
+from enum import IntEnum
+
+import numba
+import numpy as np
+from numba import njit, prange
+
+from .cards import JOKER
+from .categories import HandCategory
+from .combinatorics import BINOM
+from .rank_tables import paigow_back_table
+
+N_CATEGORIES = len(HandCategory)
+CATEGORY_MASK = (1 << N_CATEGORIES) - 1
+
+
+class BonusFlag(IntEnum):
+    """Special-hand bits of a feature code (above the 11 *makes* bits)."""
+
+    NATURAL_SF = 11
+    SEVEN_CARD_SF_NATURAL = 12
+    SEVEN_CARD_SF_JOKER = 13
+    ROYAL_MATCH = 14
+    QUAD_EIGHTS_AND_TRIPS = 15
+    NINE_HIGH = 16
+
+
+N_FEATURE_CODES = 1 << 17
+
+_ACE = 12
+_EIGHT = 6
+_NINE = 7
+_SF_CAT = int(HandCategory.STRAIGHT_FLUSH)
+_ROYAL_CAT = int(HandCategory.ROYAL_FLUSH)
+
+
+def _windows(length: int) -> np.ndarray:
+    """Bitmasks of every run of ``length`` consecutive ranks, the ace-low run first."""
+    wheel = (1 << 12) | ((1 << (length - 1)) - 1)
+    runs = [((1 << length) - 1) << lo for lo in range(13 - length + 1)]
+    return np.array([wheel] + runs, dtype=np.int64)
+
+
+WINDOWS7 = _windows(7)  # the 8 seven-card straights
+ROYAL_MASK = np.int64(0b1111100000000)  # T J Q K A
+KQ_MASK = np.int64((1 << 11) | (1 << 10))
+
+
+@njit(cache=True, inline="always")
+def _popcount(x):
+    c = 0
+    while x:
+        x &= x - 1
+        c += 1
+    return c
+
+
+@njit(cache=True)
+def features_sorted(c, cat5):
+    """Feature code of the seven sorted cards ``c`` (joker, 52, last) given the five-card
+    category table ``cat5`` (indexed by colex rank)."""
+    # makes mask: the category of each of the 21 five-card subsets
+    joker = c[6] == JOKER
+    makes = 0
+    natural_sf = False
+    for i in range(7):
+        for j in range(i + 1, 7):
+            idx = 0
+            p = 1
+            for k in range(7):
+                if k != i and k != j:
+                    idx += BINOM[c[k], p]
+                    p += 1
+            cat = cat5[idx]
+            makes |= 1 << cat
+            # a straight or royal flush among five cards that leave the joker out
+            if (cat == _SF_CAT or cat == _ROYAL_CAT) and (not joker or j == 6):
+                natural_sf = True
+    masks = np.zeros(4, dtype=np.int64)
+    counts = np.zeros(13, dtype=np.int64)
+    for k in range(7):
+        if c[k] != JOKER:
+            masks[c[k] & 3] |= np.int64(1) << (c[k] >> 2)
+            counts[c[k] >> 2] += 1
+    flags = 0
+    if natural_sf:
+        flags |= 1 << BonusFlag.NATURAL_SF
+    royal_suit = -1
+    for s in range(4):
+        m = masks[s]
+        if (m & ROYAL_MASK) == ROYAL_MASK:
+            royal_suit = s
+        for w in range(WINDOWS7.shape[0]):
+            k = _popcount(m & WINDOWS7[w])
+            if k == 7:
+                flags |= 1 << BonusFlag.SEVEN_CARD_SF_NATURAL
+            elif k == 6 and joker:
+                flags |= 1 << BonusFlag.SEVEN_CARD_SF_JOKER
+    if royal_suit >= 0:
+        for t in range(4):
+            if t != royal_suit and (masks[t] & KQ_MASK) == KQ_MASK:
+                flags |= 1 << BonusFlag.ROYAL_MATCH
+    if counts[_EIGHT] == 4:
+        for r in range(13):
+            n = counts[r] + (1 if (joker and r == _ACE) else 0)
+            if r != _EIGHT and n >= 3:
+                flags |= 1 << BonusFlag.QUAD_EIGHTS_AND_TRIPS
+    if makes == 1 and not joker:
+        union = masks[0] | masks[1] | masks[2] | masks[3]
+        if union >> _NINE == 1:
+            flags |= 1 << BonusFlag.NINE_HIGH
+    return makes | flags
+
+
+def bonus_features(cards) -> int:
+    """Feature code of seven cards (validated integers, any order)."""
+    c = np.sort(np.asarray(cards, dtype=np.int64))
+    if c.shape != (7,):
+        raise ValueError(f"bonus features need exactly 7 cards, got {c.shape[0]}")
+    return int(features_sorted(c, paigow_back_table().category))
+
+
+def best_category(code: int) -> HandCategory:
+    """The best five-card category a feature code makes (Pai Gow order: five aces first)."""
+    makes = int(code) & CATEGORY_MASK
+    if makes == 0:
+        raise ValueError(f"feature code {code!r} makes no category")
+    return HandCategory(makes.bit_length() - 1)
+
+
+def makes(code: int) -> set[HandCategory]:
+    return {c for c in HandCategory if int(code) >> c & 1}
+
+
+def feature_flags(code: int) -> set[BonusFlag]:
+    return {f for f in BonusFlag if int(code) >> f & 1}
+
+
+@njit(cache=True, parallel=True)
+def _histogram_tasks(tasks, cat5, hist):
+    """Count feature codes of every 7-card hand whose two largest cards are ``tasks[t]``;
+    ``hist[thread]`` is each thread's histogram."""
+    for t in prange(tasks.shape[0]):
+        h = hist[numba.get_thread_id()]
+        c = np.empty(7, dtype=np.int64)
+        c[5] = tasks[t, 0]
+        c[6] = tasks[t, 1]
+        for c4 in range(4, c[5]):
+            c[4] = c4
+            for c3 in range(3, c4):
+                c[3] = c3
+                for c2 in range(2, c3):
+                    c[2] = c2
+                    for c1 in range(1, c2):
+                        c[1] = c1
+                        for c0 in range(c1):
+                            c[0] = c0
+                            h[features_sorted(c, cat5)] += 1
+
+
+def enumeration_tasks() -> np.ndarray:
+    """(c5, c6): the two largest cards of a 7-card hand, one task each, largest work first."""
+    tasks = [(c5, c6) for c6 in range(6, 53) for c5 in range(5, c6)]
+    tasks.sort(key=lambda t: -int(BINOM[t[0], 5]))
+    return np.array(tasks, dtype=np.int64)
+
+
+def feature_histogram(progress=None, n_batches: int = 40) -> np.ndarray:
+    """Histogram of feature codes over all C(53, 7) = 154,143,080 seven-card hands.
+
+    ``progress``: optional callable receiving the number of hands finished after each batch (a
+    tqdm ``update``). Parallel over numba's threads.
+    """
+    tasks = enumeration_tasks()
+    cat5 = paigow_back_table().category
+    total = np.zeros(N_FEATURE_CODES, dtype=np.int64)
+    hist = np.zeros((numba.config.NUMBA_NUM_THREADS, N_FEATURE_CODES), dtype=np.int64)
+    old = numba.get_parallel_chunksize()
+    numba.set_parallel_chunksize(1)
+    try:
+        order = np.argsort(np.arange(len(tasks)) % n_batches, kind="stable")
+        for batch in np.array_split(tasks[order], n_batches):
+            hist[:] = 0
+            _histogram_tasks(batch, cat5, hist)
+            total += hist.sum(axis=0)
+            if progress is not None:
+                progress(int(sum(BINOM[c5, 5] for c5, _ in batch)))
+    finally:
+        numba.set_parallel_chunksize(old)
+    return total

@@ -1,0 +1,171 @@
+"""Cards as integers, and their text form.
+
+Layout (phevaluator/treys style): a card is ``rank * 4 + suit`` for the 52 standard cards and
+``52`` for the joker::
+
+               s    h    d    c          suit index 0..3 (spades, hearts, diamonds, clubs)
+      2  (0)   0    1    2    3
+      3  (1)   4    5    6    7
+      ...
+      K (11)  44   45   46   47
+      A (12)  48   49   50   51
+      joker   52
+
+Ranks run 0 = deuce .. 12 = ace. Text form: rank character ``23456789TJQKA`` (``10`` accepted for
+ten, any case) followed by a suit character ``shdc`` (any case); the joker is ``JK`` (``Joker`` and
+``JKR`` accepted). Formatting is canonical (``Th``, ``JK``) and ``parse_cards(format_cards(x)) ==
+x``.
+
+Everything here is validation at the boundary: the hot paths (numba kernels) take integer arrays
+that these functions produced.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from enum import IntEnum
+
+import numpy as np
+
+N_RANKS = 13
+N_SUITS = 4
+N_STANDARD = 52
+JOKER = 52
+DECK_SIZE = 53
+
+RANK_CHARS = "23456789TJQKA"
+SUIT_CHARS = "shdc"
+SUIT_SYMBOLS = "♠♥♦♣"
+JOKER_TEXT = "JK"
+_JOKER_ALIASES = {"JK", "JOKER", "JKR"}
+
+
+class Rank(IntEnum):
+    """Card ranks, deuce low (0) to ace high (12)."""
+
+    TWO = 0
+    THREE = 1
+    FOUR = 2
+    FIVE = 3
+    SIX = 4
+    SEVEN = 5
+    EIGHT = 6
+    NINE = 7
+    TEN = 8
+    JACK = 9
+    QUEEN = 10
+    KING = 11
+    ACE = 12
+
+
+class Suit(IntEnum):
+    SPADES = 0
+    HEARTS = 1
+    DIAMONDS = 2
+    CLUBS = 3
+
+
+def make_card(rank: int, suit: int) -> int:
+    """Integer card of ``rank`` (0..12) and ``suit`` (0..3)."""
+    if not 0 <= int(rank) < N_RANKS:
+        raise ValueError(f"rank {rank!r} out of range: expected 0 (deuce) .. 12 (ace)")
+    if not 0 <= int(suit) < N_SUITS:
+        raise ValueError(f"suit {suit!r} out of range: expected 0..3 (s, h, d, c)")
+    return int(rank) * 4 + int(suit)
+
+
+def card_rank(card: int) -> int:
+    """Rank 0..12 of a standard card; the joker has no rank of its own (raises)."""
+    card = check_card(card)
+    if card == JOKER:
+        raise ValueError("the joker (52) has no rank: its rank depends on the hand it plays in")
+    return card >> 2
+
+
+def card_suit(card: int) -> int:
+    card = check_card(card)
+    if card == JOKER:
+        raise ValueError("the joker (52) has no suit")
+    return card & 3
+
+
+def check_card(card: object) -> int:
+    """Return ``card`` as int if it is a valid card integer 0..52, else raise naming it."""
+    if isinstance(card, bool) or not isinstance(card, (int, np.integer)):
+        raise TypeError(f"card {card!r} is not an integer: expected 0..52 (rank*4+suit, joker 52)")
+    if not 0 <= int(card) <= JOKER:
+        raise ValueError(f"card {card!r} out of range: expected 0..52 (rank*4+suit, joker 52)")
+    return int(card)
+
+
+def parse_card(token: str) -> int:
+    """Parse one card token (``As``, ``10h``, ``td``, ``JK``, ``Joker``) into its integer."""
+    if not isinstance(token, str):
+        raise TypeError(f"card token {token!r} is not a string")
+    t = token.strip()
+    if t.upper() in _JOKER_ALIASES:
+        return JOKER
+    if len(t) == 3 and t[:2] == "10":
+        t = "T" + t[2]
+    if len(t) != 2:
+        raise ValueError(
+            f"bad card {token!r}: expected a rank of 23456789TJQKA (or 10) and a suit of shdc, "
+            f"e.g. 'As', 'Th', '10d', or the joker 'JK'"
+        )
+    r = RANK_CHARS.find(t[0].upper())
+    if r < 0:
+        raise ValueError(f"bad card {token!r}: unknown rank {t[0]!r}, expected one of 23456789TJQKA or 10")
+    s = SUIT_CHARS.find(t[1].lower())
+    if s < 0:
+        raise ValueError(f"bad card {token!r}: unknown suit {t[1]!r}, expected one of s h d c")
+    return r * 4 + s
+
+
+def format_card(card: int, symbols: bool = False) -> str:
+    """Canonical text of a card (``Th``, ``JK``); ``symbols=True`` uses suit symbols (``T♥``)."""
+    card = check_card(card)
+    if card == JOKER:
+        return JOKER_TEXT
+    suit = SUIT_SYMBOLS[card & 3] if symbols else SUIT_CHARS[card & 3]
+    return RANK_CHARS[card >> 2] + suit
+
+
+def _tokens(text: str) -> list[str]:
+    return text.replace(",", " ").split()
+
+
+def parse_cards(cards: str | Iterable[str | int], n: int | None = None) -> list[int]:
+    """Parse a hand: a string ``"As Kd Th 9c 2h"``, or a sequence of tokens or card integers.
+
+    Raises ``ValueError`` naming the offending token for an unknown rank or suit, a duplicate
+    card, or (when ``n`` is given) the wrong number of cards.
+    """
+    items = _tokens(cards) if isinstance(cards, str) else list(cards)
+    out: list[int] = []
+    seen: dict[int, object] = {}
+    for item in items:
+        card = parse_card(item) if isinstance(item, str) else check_card(item)
+        if card in seen:
+            raise ValueError(
+                f"duplicate card {item!r} ({format_card(card)}): each of the 53 cards appears once"
+            )
+        seen[card] = item
+        out.append(card)
+    if n is not None and len(out) != n:
+        raise ValueError(f"expected {n} cards, got {len(out)}: {' '.join(format_card(c) for c in out)!r}")
+    return out
+
+
+def format_cards(cards: Iterable[int], symbols: bool = False) -> str:
+    """Space-separated canonical text of ``cards``."""
+    return " ".join(format_card(c, symbols=symbols) for c in cards)
+
+
+def hand_array(cards: str | Sequence[str | int], n: int | None = None) -> np.ndarray:
+    """Validated hand as a sorted ``int64`` array (the form every numba kernel takes)."""
+    return np.array(sorted(parse_cards(cards, n=n)), dtype=np.int64)
+
+
+def full_deck() -> np.ndarray:
+    """All 53 cards, 0..52."""
+    return np.arange(DECK_SIZE, dtype=np.int64)

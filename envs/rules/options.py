@@ -1,0 +1,88 @@
+"""Rules options: frozen dataclasses, passed explicitly (Blackjack's ``natural``/``sab``).
+
+Every option is a place where the seeds leave the casino a choice; docs/rules.md quotes the
+sentence behind each default. ``from_dict`` takes plain data (e.g. parsed YAML from ``configs/``);
+unknown keys and bad values raise ``ValueError`` naming them.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import Any
+
+WHEEL_LOWEST = "lowest"
+WHEEL_SECOND_HIGHEST = "second_highest"
+_WHEEL_CHOICES = (WHEEL_LOWEST, WHEEL_SECOND_HIGHEST)
+
+
+def _from_dict(cls, data: dict[str, Any] | None):
+    data = dict(data or {})
+    names = {f.name for f in dataclasses.fields(cls)}
+    unknown = sorted(set(data) - names)
+    if unknown:
+        raise ValueError(f"unknown {cls.__name__} option(s) {unknown}: expected some of {sorted(names)}")
+    return cls(**data)
+
+
+@dataclass(frozen=True)
+class AsiaRules:
+    """Asia Poker ranking options.
+
+    Attributes:
+        flush_beats_straight: four-card flush ranks above four-card straight (default True: the
+            common published order; the seeds only say both beat three of a kind).
+        ace_low_straight: where A-2-3-4 ranks among four-card straights: ``"lowest"`` (default,
+            as in published four-card games) or ``"second_highest"`` (seed 001: "The casino's rules
+            state how an ace-low straight (A-2-3-4) ranks against other straights").
+    """
+
+    flush_beats_straight: bool = True
+    ace_low_straight: str = WHEEL_LOWEST
+
+    def __post_init__(self):
+        if not isinstance(self.flush_beats_straight, bool):
+            raise ValueError(f"flush_beats_straight={self.flush_beats_straight!r}: expected true or false")
+        if self.ace_low_straight not in _WHEEL_CHOICES:
+            raise ValueError(f"ace_low_straight={self.ace_low_straight!r}: expected one of {_WHEEL_CHOICES}")
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any] | None) -> AsiaRules:
+        return _from_dict(cls, data)
+
+    @property
+    def wheel_high(self) -> bool:
+        return self.ace_low_straight == WHEEL_SECOND_HIGHEST
+
+
+@dataclass(frozen=True)
+class PaiGowRules:
+    """Pai Gow Poker ranking and settlement options.
+
+    Attributes:
+        ace_low_straight: where A-2-3-4-5 ranks among straights: ``"second_highest"`` (default,
+            seed 004: "in Pai Gow Poker, Ace, Two, Three, Four, Five is the second highest
+            straight") or ``"lowest"`` (some casinos).
+        commission: fraction of a winning wager kept by the house (default 0.05; 0 allowed for
+            commission-free variants). Must be in [0, 1).
+    """
+
+    ace_low_straight: str = WHEEL_SECOND_HIGHEST
+    commission: float = 0.05
+
+    def __post_init__(self):
+        if self.ace_low_straight not in _WHEEL_CHOICES:
+            raise ValueError(f"ace_low_straight={self.ace_low_straight!r}: expected one of {_WHEEL_CHOICES}")
+        if isinstance(self.commission, bool) or not isinstance(self.commission, (int, float)):
+            raise ValueError(f"commission={self.commission!r}: expected a number in [0, 1)")
+        if not 0.0 <= float(self.commission) < 1.0:
+            raise ValueError(f"commission={self.commission!r}: expected a fraction in [0, 1), e.g. 0.05")
+        object.__setattr__(self, "commission", float(self.commission))
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any] | None) -> PaiGowRules:
+        return _from_dict(cls, data)
+
+    @property
+    def wheel_high(self) -> bool:
+        return self.ace_low_straight == WHEEL_SECOND_HIGHEST
