@@ -148,7 +148,9 @@ def _best_key(cards, n, order, wheel_high, royal_label):
 
 def ref_asia_key(cards, flush_beats_straight: bool = True, wheel_high: bool = False):
     """Reference key of an Asia Poker four-card high hand."""
-    order = ASIA_ORDER_FLUSH_OVER_STRAIGHT if flush_beats_straight else ASIA_ORDER_STRAIGHT_OVER_FLUSH
+    order = (
+        ASIA_ORDER_FLUSH_OVER_STRAIGHT if flush_beats_straight else ASIA_ORDER_STRAIGHT_OVER_FLUSH
+    )
     return _best_key(cards, 4, order, wheel_high, royal_label=False)
 
 

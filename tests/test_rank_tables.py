@@ -19,7 +19,7 @@ each hand without any grouping.
 from __future__ import annotations
 
 import random
-from functools import lru_cache
+from functools import cache
 from math import comb
 
 import numpy as np
@@ -218,7 +218,11 @@ def test_paigow_joker_completes_wheel_and_straight():
 def test_paigow_wheel_ordering_both_options():
     assert paigow("9c Ts Jh Qd Kd") < paigow("Ac 2s 3h 4d 5d") < paigow("Tc Js Qh Kd Ad")
     lo = dict(ace_low="lowest")
-    assert paigow("Ac 2s 3h 4d 5d", **lo) < paigow("2c 3s 4h 5d 6d", **lo) < paigow("9c Ts Jh Qd Kd", **lo)
+    assert (
+        paigow("Ac 2s 3h 4d 5d", **lo)
+        < paigow("2c 3s 4h 5d 6d", **lo)
+        < paigow("9c Ts Jh Qd Kd", **lo)
+    )
     assert paigow("Ac 2s 3h 4d 5d", **lo) > paigow("As Ah Ad Kc Qd", **lo)
     # straight flushes
     assert paigow("9h Th Jh Qh Kh") < paigow("Ah 2h 3h 4h 5h") < paigow("Th Jh Qh Kh Ah")
@@ -284,7 +288,9 @@ def test_reference_sanity():
     """A few direct checks of the reference itself (so a wrong reference can't pass quietly)."""
     assert ref_asia_key(parse_cards("As Ah Ad JK"))[0] == "FOUR_OF_A_KIND"
     assert ref_asia_key(parse_cards("Jh Qh Kh JK"))[0] == "STRAIGHT_FLUSH"
-    assert ref_asia_key(parse_cards("5h 6h 8h JK"), flush_beats_straight=False)[0] == "STRAIGHT_FLUSH"
+    assert (
+        ref_asia_key(parse_cards("5h 6h 8h JK"), flush_beats_straight=False)[0] == "STRAIGHT_FLUSH"
+    )
     assert ref_asia_key(parse_cards("5h 6d 8h JK"), flush_beats_straight=False)[0] == "STRAIGHT"
     assert ref_asia_key(parse_cards("Kd Ks Qc JK"))[0] == "PAIR"
     assert ref_paigow_key(parse_cards("As Ah Ad Ac JK"))[0] == "FIVE_ACES"
@@ -313,7 +319,9 @@ def assert_same_categories(hands: np.ndarray, got: np.ndarray, want: np.ndarray,
             f"table {HandCategory(int(got[i])).name}"
             for i in bad[:10]
         ]
-        pytest.fail(f"{what}: {bad.size} hands categorised differently, e.g.\n" + "\n".join(examples))
+        pytest.fail(
+            f"{what}: {bad.size} hands categorised differently, e.g.\n" + "\n".join(examples)
+        )
 
 
 def assert_same_order(hands: np.ndarray, got_rank: np.ndarray, want_dense: np.ndarray, what: str):
@@ -337,7 +345,9 @@ def _sample_hands(n_cards: int, count: int, seed: int) -> np.ndarray:
     rng = random.Random(seed)
     hands = {tuple(sorted(rng.sample(range(53), n_cards))) for _ in range(count)}
     # plenty of joker hands and of one-suit hands (the interesting ones)
-    hands |= {tuple(sorted([JOKER, *rng.sample(range(52), n_cards - 1)])) for _ in range(count // 4)}
+    hands |= {
+        tuple(sorted([JOKER, *rng.sample(range(52), n_cards - 1)])) for _ in range(count // 4)
+    }
     for _ in range(count // 8):
         suit, with_joker = rng.randrange(4), rng.random() < 0.5
         ranks = rng.sample(range(13), n_cards - with_joker)
@@ -485,7 +495,7 @@ def colex_combinations(k: int, n: int = 53) -> np.ndarray:
     return combos
 
 
-@lru_cache(maxsize=None)
+@cache
 def hand_classes(k: int):
     """All k-card hands in colex order, grouped into classes of equal value under the spec.
 
@@ -523,7 +533,9 @@ def reference_over_all_hands(k: int, ref):
     return hands, class_dense[inverse], class_cat[inverse], n_classes, rank_class_cat
 
 
-def _check_exhaustive(table, ref, k, counts, class_counts, n_classes_expected, no_joker_counts, what):
+def _check_exhaustive(
+    table, ref, k, counts, class_counts, n_classes_expected, no_joker_counts, what
+):
     hands, want_dense, want_cat, n_classes, rank_class_cat = reference_over_all_hands(k, ref)
 
     # the reference against the published / pinned counts

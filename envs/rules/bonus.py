@@ -225,3 +225,48 @@ def feature_histogram(progress=None, n_batches: int = 40) -> np.ndarray:
     finally:
         numba.set_parallel_chunksize(old)
     return total
+
+
+FEATURES_VERSION = 1  # bump when feature codes change meaning
+
+
+def cached_feature_histogram(progress=None, use_cache: bool = True, log=None) -> np.ndarray:
+    """:func:`feature_histogram`, cached in the user cache directory (:mod:`envs.rules.cache`).
+
+    The exhaustive pass takes ~35 s on two cores; later calls load the verified cached result."""
+    from .cache import load_or_build
+
+    key = {"what": "seven-card bonus feature histogram", "features_version": FEATURES_VERSION,
+           "hands": int(BINOM[53, 7])}
+    hist = load_or_build("bonus-features", key, lambda: feature_histogram(progress), use_cache=use_cache, log=log)
+    if int(hist.sum()) != int(BINOM[53, 7]):
+        raise ValueError(f"bonus feature histogram totals {int(hist.sum())}, expected {int(BINOM[53, 7])}")
+    return hist
+
+
+def paytable_report(table, hist: np.ndarray) -> dict:
+    """Per-line combinations, probability, pays and return contribution of ``table`` over the
+    exhaustive histogram, then the total return and house edge (``kind == "odds"``) or the
+    expected Envy amount per other seat (``kind == "envy"``)."""
+    total = int(hist.sum())
+    lines = {}
+    ret = 0.0
+    for i, line in enumerate(table.lines):
+        n = int(hist[table.line_of_code == i].sum())
+        contrib = n * line.odds / total
+        ret += contrib
+        lines[line.key] = {"label": line.label, "combinations": n, "probability": n / total,
+                           "pays": line.odds, "return": contrib}
+    losers = int(hist[table.line_of_code < 0].sum())
+    out = {"paytable": table.name, "game": table.game, "kind": table.kind, "source": table.source,
+           "lines": lines, "total": total}
+    if table.kind == "odds":
+        out["losing_combinations"] = losers
+        out["losing_probability"] = losers / total
+        out["expected_return"] = ret - losers / total
+        out["house_edge"] = -(ret - losers / total)
+        out["max_payout"] = table.max_payout
+    else:
+        out["non_qualifying_combinations"] = losers
+        out["expected_envy_units_per_other_seat"] = ret
+    return out
