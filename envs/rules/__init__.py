@@ -1,4 +1,33 @@
-"""splitpoker rules core: cards, ranking, settings, fouls, settlement, bonus pay tables.
+"""splitpoker rules core: cards, ranking, settings, fouls, settlement, bonus pay tables, house ways.
 
 Imports only the standard library, numpy and numba (a test checks it).
+
+Numba's on-disk cache does not notice when a function *called by* a cached function changes (a
+house-way rule edited, say), and would then run stale machine code. So before any kernel is
+decorated, the cache directory is set to ``<cache root>/numba/<hash of the package sources>``:
+any change to the sources starts a fresh cache. The cache root is ``$SPLITPOKER_CACHE_DIR`` or
+``~/.cache/splitpoker`` (see :mod:`envs.rules.cache`).
 """
+
+import hashlib as _hashlib
+import os as _os
+from pathlib import Path as _Path
+
+
+def _configure_numba_cache() -> str:
+    from . import cache as _cache
+
+    package = _Path(__file__).resolve().parent.parent  # envs/
+    digest = _hashlib.sha256()
+    for path in sorted(package.rglob("*.py")):
+        digest.update(str(path.relative_to(package)).encode())
+        digest.update(path.read_bytes())
+    directory = _cache.cache_dir() / "numba" / digest.hexdigest()[:16]
+    _os.environ["NUMBA_CACHE_DIR"] = str(directory)
+    import numba
+
+    numba.config.CACHE_DIR = str(directory)
+    return str(directory)
+
+
+NUMBA_CACHE_DIR = _configure_numba_cache()

@@ -156,8 +156,18 @@ def parse_cards(cards: str | Iterable[str | int], n: int | None = None) -> list[
     return out
 
 
+_TEXT = tuple(RANK_CHARS[c >> 2] + SUIT_CHARS[c & 3] for c in range(52)) + (JOKER_TEXT,)
+_SYMBOL_TEXT = tuple(RANK_CHARS[c >> 2] + SUIT_SYMBOLS[c & 3] for c in range(52)) + (JOKER_TEXT,)
+
+
 def format_cards(cards: Iterable[int], symbols: bool = False) -> str:
     """Space-separated canonical text of ``cards``."""
+    if isinstance(cards, np.ndarray) and np.issubdtype(cards.dtype, np.integer):
+        if cards.size and (cards.min() < 0 or cards.max() > JOKER):
+            bad = cards[(cards < 0) | (cards > JOKER)][0]
+            raise ValueError(f"card {bad!r} out of range: expected 0..52 (rank*4+suit, joker 52)")
+        text = _SYMBOL_TEXT if symbols else _TEXT
+        return " ".join([text[c] for c in cards.tolist()])
     return " ".join(format_card(c, symbols=symbols) for c in cards)
 
 

@@ -1,0 +1,88 @@
+"""Deterministic, parallel-safe dealing for batch loops (numba).
+
+Batch jobs (simulation, evaluation samples, Monte Carlo) deal round ``i`` of a run from a
+counter-based generator seeded by ``(seed, i)``, so results do not depend on the number of
+threads or on the order rounds run in, and a run is reproduced exactly by its seed. The generator
+is SplitMix64 (Steele, Lea & Flood 2014), which passes BigCrush as a stream; each round hashes
+``seed`` and ``i`` into its own stream. Environments draw from ``self.np_random`` instead (one
+64-bit draw per episode seeds this generator, so all of an episode's randomness still comes from
+``np_random``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, uint64
+
+_GOLDEN = uint64(0x9E3779B97F4A7C15)
+_M1 = uint64(0xBF58476D1CE4E5B9)
+_M2 = uint64(0x94D049BB133111EB)
+MASK63 = (1 << 63) - 1
+
+
+@njit(cache=True, inline="always")
+def splitmix64(state):
+    """One SplitMix64 step: returns (new_state, output)."""
+    state = state + _GOLDEN
+    z = state
+    z = (z ^ (z >> uint64(30))) * _M1
+    z = (z ^ (z >> uint64(27))) * _M2
+    return state, z ^ (z >> uint64(31))
+
+
+@njit(cache=True, inline="always")
+def stream_state(seed, index):
+    """Initial state of the stream for round ``index`` of a run seeded by ``seed``."""
+    s, a = splitmix64(uint64(seed))
+    s, b = splitmix64(a ^ uint64(index) * _M2)
+    return b
+
+
+@njit(cache=True, inline="always")
+def bounded(state, n):
+    """Uniform integer in [0, n) (Lemire's multiply-shift on the top 32 bits; n <= 2**32, bias
+    below 2**-32 * n, negligible for decks)."""
+    state, z = splitmix64(state)
+    return state, np.int64(((z >> uint64(32)) * uint64(n)) >> uint64(32))
+
+
+@njit(cache=True)
+def deal_from(state, pool, n_pool, k, out):
+    """Deal ``k`` distinct cards from ``pool[:n_pool]`` into ``out[:k]`` (partial Fisher-Yates on
+    a copy of the pool). Returns the new generator state."""
+    work = pool[:n_pool].copy()
+    for i in range(k):
+        state, j = bounded(state, n_pool - i)
+        j += i
+        t = work[i]
+        work[i] = work[j]
+        work[j] = t
+        out[i] = work[i]
+    return state
+
+
+@njit(cache=True)
+def deal_round(seed, index, k, out):
+    """Deal ``k`` distinct cards from the full 53-card deck for round ``index`` of run ``seed``."""
+    state = stream_state(seed, index)
+    deck = np.arange(53, dtype=np.int64)
+    for i in range(k):
+        state, j = bounded(state, 53 - i)
+        j += i
+        t = deck[i]
+        deck[i] = deck[j]
+        deck[j] = t
+        out[i] = deck[i]
+    return state
+
+
+@njit(cache=True, inline="always")
+def sort7(a, off):
+    """Insertion-sort the 7 entries ``a[off:off+7]`` in place."""
+    for i in range(off + 1, off + 7):
+        x = a[i]
+        j = i - 1
+        while j >= off and a[j] > x:
+            a[j + 1] = a[j]
+            j -= 1
+        a[j + 1] = x

@@ -1,0 +1,124 @@
+"""The three house-way styles behind one interface, plus their batch kernels.
+
+=================  =======  ===========================================================
+style              game     source
+=================  =======  ===========================================================
+``asia-000``       asia     seed 000, "Playing the House Way" (mostly Wizard of Odds)
+``asia-borgata``   asia     seed 002, Borgata Asia Poker House Way, revised 11/3/06
+``paigow-igw``     paigow   seed 003, IGW Pai Gow Poker house way (English rendering)
+=================  =======  ===========================================================
+
+Each style lives in its own module (``house_way_asia_000.py``, ``house_way_borgata.py``,
+``house_way_igw.py``) as small numba functions quoting the seed; docs/house_ways.md records every
+interpretation. Here: the style registry, a validated Python entry point
+(:func:`house_way_setting`), and numba kernels that dispatch on an integer style id for batch work
+(exhaustive checks, simulation, dealer tables).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+import numpy as np
+from numba import njit
+
+from .house_way_asia_000 import ASIA_000_RULES, house_way_asia_000_with_rule
+from .house_way_borgata import BORGATA_RULES, house_way_borgata_with_rule
+from .house_way_igw import IGW_RULES, house_way_igw_with_rule
+
+
+class HouseWayStyle(str, Enum):
+    ASIA_000 = "asia-000"
+    ASIA_BORGATA = "asia-borgata"
+    PAIGOW_IGW = "paigow-igw"
+
+    @property
+    def game(self) -> str:
+        return "paigow" if self is HouseWayStyle.PAIGOW_IGW else "asia"
+
+    @property
+    def style_id(self) -> int:
+        return _STYLE_IDS[self]
+
+    @property
+    def rule_names(self) -> tuple[str, ...]:
+        return _RULE_NAMES[self]
+
+    @classmethod
+    def parse(cls, value: str | HouseWayStyle, game: str | None = None) -> HouseWayStyle:
+        try:
+            style = cls(value)
+        except ValueError:
+            raise ValueError(f"unknown house-way style {value!r}: expected one of {[s.value for s in cls]}") from None
+        if game is not None and style.game != game:
+            allowed = [s.value for s in cls if s.game == game]
+            raise ValueError(f"house-way style {style.value!r} is for {style.game}, not {game}: expected one of {allowed}")
+        return style
+
+
+ASIA_000_ID = 0
+ASIA_BORGATA_ID = 1
+PAIGOW_IGW_ID = 2
+_STYLE_IDS = {HouseWayStyle.ASIA_000: ASIA_000_ID, HouseWayStyle.ASIA_BORGATA: ASIA_BORGATA_ID,
+              HouseWayStyle.PAIGOW_IGW: PAIGOW_IGW_ID}
+_RULE_NAMES = {HouseWayStyle.ASIA_000: tuple(ASIA_000_RULES), HouseWayStyle.ASIA_BORGATA: tuple(BORGATA_RULES),
+               HouseWayStyle.PAIGOW_IGW: tuple(IGW_RULES)}
+STYLES = tuple(s.value for s in HouseWayStyle)
+
+
+@njit(cache=True)
+def house_way_with_rule(style_id, hand, rank_table, to_two):
+    """(setting, rule id) of the house way ``style_id`` for the sorted 7-card ``hand``.
+
+    ``rank_table``/``to_two``: the four-card table (Asia styles) or five-card table (Pai Gow)
+    ``rank`` array and its ``class_to_two`` projection as int64."""
+    if style_id == ASIA_000_ID:
+        return house_way_asia_000_with_rule(hand, rank_table, to_two)
+    if style_id == ASIA_BORGATA_ID:
+        return house_way_borgata_with_rule(hand, rank_table, to_two)
+    return house_way_igw_with_rule(hand, rank_table, to_two)
+
+
+@njit(cache=True)
+def house_way(style_id, hand, rank_table, to_two):
+    return house_way_with_rule(style_id, hand, rank_table, to_two)[0]
+
+
+@dataclass(frozen=True)
+class HouseWayResult:
+    setting: int
+    rule_id: int
+    rule: str
+
+
+def house_way_setting(style: str | HouseWayStyle, game_engine, cards) -> HouseWayResult:
+    """Validated Python entry point: the house-way setting of seven cards.
+
+    ``game_engine``: an :class:`~envs.rules.asia.AsiaPoker` or :class:`~envs.rules.paigow.PaiGowPoker`
+    (it carries the rules options and tables)."""
+    style = HouseWayStyle.parse(style)
+    engine_game = "paigow" if hasattr(game_engine, "back_rank") else "asia"
+    if style.game != engine_game:
+        raise ValueError(f"house-way style {style.value!r} plays {style.game}, but the game engine is {engine_game}")
+    hand = game_engine.hand(cards)
+    table = game_engine.back_rank if engine_game == "paigow" else game_engine.high_rank
+    to_two = game_engine.back_to_two if engine_game == "paigow" else game_engine.high_to_two
+    s, r = house_way_with_rule(style.style_id, hand, table, to_two)
+    return HouseWayResult(int(s), int(r), style.rule_names[int(r)])
+
+
+def as_int64_hands(hands) -> np.ndarray:
+    """Validate an (N, 7) array of hands for the batch kernels: ints 0..52, distinct and sorted per row."""
+    a = np.asarray(hands)
+    if a.ndim != 2 or a.shape[1] != 7:
+        raise ValueError(f"hands must have shape (N, 7), got {a.shape}")
+    if not np.issubdtype(a.dtype, np.integer):
+        raise ValueError(f"hands must be integer cards, got dtype {a.dtype}")
+    a = np.sort(a.astype(np.int64), axis=1)
+    if a.size and (a.min() < 0 or a.max() > 52):
+        raise ValueError(f"card out of range in hands: min {a.min()}, max {a.max()}, expected 0..52")
+    dup = (np.diff(a, axis=1) == 0).any(axis=1)
+    if dup.any():
+        raise ValueError(f"hand {int(np.argmax(dup))} has a duplicate card: {a[int(np.argmax(dup))].tolist()}")
+    return a

@@ -1,0 +1,110 @@
+"""One round of play as numba kernels: deal, evaluate the player's settings, settle against the
+dealer's house way. The environments, baseline agents and simulators call these; no rules logic
+lives in an environment's ``step()``.
+
+A round deals the player's 7 cards and ``n_dealers`` dealer hands, each 7 cards from the 46 the
+player does not hold (``n_dealers > 1`` is the environments' ``dealer_samples`` variance
+reduction: independent dealer hands from the same remaining deck; 1 is the real game).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from .asia import N_ASIA_SETTINGS, asia_hands_won, asia_is_fouled, asia_main_result, asia_setting_ranks
+from .dealing import deal_from, deal_round, sort7, stream_state
+from .house_way import house_way
+from .paigow import N_PAIGOW_SETTINGS, paigow_hands_won, paigow_is_fouled, paigow_main_result, paigow_setting_ranks
+
+
+@njit(cache=True)
+def deal_player_and_dealers(seed, n_dealers, player, dealers):
+    """Deal a round: ``player[7]`` sorted and ``dealers[n_dealers, 7]`` sorted, from a
+    counter-based stream seeded by ``seed`` (one round = one seed)."""
+    state = deal_round(seed, 0, 7, player)
+    sort7(player, 0)
+    rest = np.empty(46, dtype=np.int64)
+    k = 0
+    j = 0
+    for c in range(53):
+        if j < 7 and player[j] == c:
+            j += 1
+        else:
+            rest[k] = c
+            k += 1
+    for d in range(n_dealers):
+        row = dealers[d]
+        state = deal_from(stream_state(seed, d + 1), rest, 46, 7, row)
+        sort7(row, 0)
+    return state
+
+
+@njit(cache=True)
+def asia_settings_table(hand, high_rank, high_to_two, ranks, fouled):
+    """``ranks[105, 3]`` and ``fouled[105]`` for the sorted hand."""
+    for s in range(N_ASIA_SETTINGS):
+        h, m, lo = asia_setting_ranks(hand, s, high_rank)
+        ranks[s, 0] = h
+        ranks[s, 1] = m
+        ranks[s, 2] = lo
+        fouled[s] = asia_is_fouled(h, m, lo, high_to_two)
+
+
+@njit(cache=True)
+def paigow_settings_table(hand, back_rank, back_to_two, ranks, fouled):
+    for s in range(N_PAIGOW_SETTINGS):
+        b, f = paigow_setting_ranks(hand, s, back_rank)
+        ranks[s, 0] = b
+        ranks[s, 1] = f
+        fouled[s] = paigow_is_fouled(b, f, back_to_two)
+
+
+@njit(cache=True)
+def asia_settle(ph, pm, pl, fouled, dealers, style_id, high_rank, high_to_two, dealer_settings, dealer_won):
+    """Settle a player setting with values (ph, pm, pl) against every dealer hand.
+
+    Fills ``dealer_settings[d]`` (the dealer's house-way setting) and ``dealer_won[d]`` (the
+    player's hands won against dealer ``d``); returns the mean ante result per unit (-1 if
+    fouled)."""
+    total = 0.0
+    for d in range(dealers.shape[0]):
+        hand = dealers[d]
+        ds = house_way(style_id, hand, high_rank, high_to_two)
+        dh, dm, dl = asia_setting_ranks(hand, ds, high_rank)
+        won = asia_hands_won(ph, pm, pl, dh, dm, dl)
+        dealer_settings[d] = ds
+        dealer_won[d] = won
+        total += -1.0 if fouled else asia_main_result(won)
+    return total / dealers.shape[0]
+
+
+@njit(cache=True)
+def paigow_settle(pb, pf, fouled, dealers, style_id, back_rank, back_to_two, commission, dealer_settings, dealer_won):
+    """Pai Gow counterpart of :func:`asia_settle` (1 - commission / 0 / -1 per dealer hand)."""
+    total = 0.0
+    for d in range(dealers.shape[0]):
+        hand = dealers[d]
+        ds = house_way(style_id, hand, back_rank, back_to_two)
+        db, df = paigow_setting_ranks(hand, ds, back_rank)
+        won = paigow_hands_won(pb, pf, db, df)
+        dealer_settings[d] = ds
+        dealer_won[d] = won
+        total += -1.0 if fouled else paigow_main_result(won, commission)
+    return total / dealers.shape[0]
+
+
+@njit(cache=True)
+def asia_round_start(seed, style_id, high_rank, high_to_two, player, dealers, ranks, fouled):
+    """Deal a round and evaluate the player's 105 settings; returns the house-way setting of the
+    player's own cards (for the "Play the House Way" action and for agreement metrics)."""
+    deal_player_and_dealers(seed, dealers.shape[0], player, dealers)
+    asia_settings_table(player, high_rank, high_to_two, ranks, fouled)
+    return house_way(style_id, player, high_rank, high_to_two)
+
+
+@njit(cache=True)
+def paigow_round_start(seed, style_id, back_rank, back_to_two, player, dealers, ranks, fouled):
+    deal_player_and_dealers(seed, dealers.shape[0], player, dealers)
+    paigow_settings_table(player, back_rank, back_to_two, ranks, fouled)
+    return house_way(style_id, player, back_rank, back_to_two)
