@@ -137,6 +137,21 @@ class PayTable:
         i = int(self.line_of_code[int(code)])
         return None if i < 0 else self.lines[i]
 
+    def settle(self, code: int, wager: float) -> tuple[float, PayLine | None]:
+        """Net chips of a ``wager`` on a hand with feature ``code``: the win (odds x wager, capped
+        at ``max_payout``) or ``-wager``; and the paying line (None if the hand loses)."""
+        if self.kind != "odds":
+            raise ValueError(f"pay table {self.name!r} is an {self.kind} table; only odds tables settle a wager")
+        line = self.line_for(code)
+        if wager <= 0:
+            return 0.0, line
+        if line is None:
+            return -float(wager), None
+        win = float(wager) * line.odds
+        if self.max_payout is not None:
+            win = min(win, float(self.max_payout))
+        return win, line
+
     def odds_array(self) -> np.ndarray:
         """``float64[N_FEATURE_CODES]``: odds paid per feature code (0 where nothing pays)."""
         odds = np.array([ln.odds for ln in self.lines] + [0.0])

@@ -1,0 +1,132 @@
+"""Baseline policies with one interface: ``act(obs, mask) -> action`` (and SB3-style ``predict``).
+
+Every policy is built for one environment's action layout (``from_env``): bet actions first
+(AsiaPoker-v0 / PaiGowPoker-v0), then the settings, then the optional house-way action. The card
+policies read the seven cards from the observation (:func:`envs.observation.cards_from_observation`).
+
+Betting, for the baselines that do not learn it: ``house-way`` and ``mc-best`` bet the table
+minimum with no bonus — every bonus in the seeds has a negative expectation (docs/rules.md), so
+that is the bet that loses least; ``random`` picks any legal action, bets included.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from envs.observation import PHASE, cards_from_observation
+from envs.rules.game import Game
+
+
+class Policy:
+    name = "policy"
+
+    def __init__(self, *, setting_offset: int, n_settings: int, n_actions: int, bet_table: list, game: Game):
+        self.setting_offset = setting_offset
+        self.n_settings = n_settings
+        self.n_actions = n_actions
+        self.bet_table = bet_table
+        self.game = game
+
+    @classmethod
+    def from_env(cls, env, **kwargs):
+        u = env.unwrapped
+        game = Game("asia" if u.n_settings == 105 else "paigow", u.config.house_way, u.config.rules)
+        return cls(setting_offset=u.setting_offset, n_settings=u.n_settings, n_actions=int(u.action_space.n),
+                   bet_table=list(u.bet_table), game=game, **kwargs)
+
+    # -- interface ------------------------------------------------------------------------
+    def act(self, obs: np.ndarray, mask: np.ndarray) -> int:
+        if obs[PHASE][0] > 0.5:
+            return self.bet(obs, mask)
+        return self.setting_offset + self.choose_setting(cards_from_observation(obs), mask[self.setting_offset:self.setting_offset + self.n_settings])
+
+    def predict(self, obs, state=None, episode_start=None, deterministic=True, action_masks=None):
+        """SB3-style: batched or single observation; returns (actions, None)."""
+        obs = np.asarray(obs)
+        if obs.ndim == 1:
+            return np.int64(self.act(obs, action_masks)), None
+        masks = action_masks if action_masks is not None else [None] * len(obs)
+        return np.array([self.act(o, m) for o, m in zip(obs, masks)], dtype=np.int64), None
+
+    def bet(self, obs, mask) -> int:
+        """Table minimum, no bonus (the first bet action)."""
+        return 0
+
+    def choose_setting(self, hand: np.ndarray, legal: np.ndarray) -> int:
+        raise NotImplementedError
+
+
+class RandomPolicy(Policy):
+    """Uniformly random among the legal actions (bets included)."""
+
+    name = "random"
+
+    def __init__(self, *, seed: int = 0, **kw):
+        super().__init__(**kw)
+        self.rng = np.random.default_rng(seed)
+
+    def act(self, obs, mask):
+        legal = np.flatnonzero(mask)
+        if legal.size == 0:
+            raise ValueError("no legal action: the episode is over")
+        return int(legal[self.rng.integers(legal.size)])
+
+
+class HouseWayPolicy(Policy):
+    """The dealer's own rules for the player's cards (seed 000's "Play the House Way")."""
+
+    name = "house-way"
+
+    def choose_setting(self, hand, legal):
+        return self.game.house_way(hand).setting
+
+
+class MonteCarloPolicy(Policy):
+    """The setting with the best Monte Carlo EV over ``samples`` dealer hands (common random
+    numbers; ties go to the lowest setting index). Fouled settings are never chosen."""
+
+    name = "mc-best"
+
+    def __init__(self, *, samples: int = 500, seed: int = 0, **kw):
+        super().__init__(**kw)
+        self.samples = samples
+        self.seed = seed
+        self._calls = 0
+
+    def choose_setting(self, hand, legal):
+        self._calls += 1
+        mean, _ = self.game.monte_carlo(hand, self.samples, seed=self.seed * 1_000_003 + self._calls)
+        mean = np.where(legal, mean, -np.inf)
+        return int(np.argmax(mean))
+
+
+class SB3Policy(Policy):
+    """A trained stable-baselines3 / sb3-contrib model behind the same interface."""
+
+    name = "model"
+
+    def __init__(self, model, *, deterministic: bool = True, name: str | None = None, **kw):
+        super().__init__(**kw)
+        self.model = model
+        self.deterministic = deterministic
+        self.uses_masks = type(model).__name__.startswith("Maskable")
+        if name:
+            self.name = name
+
+    def act(self, obs, mask):
+        if self.uses_masks:
+            a, _ = self.model.predict(obs, deterministic=self.deterministic, action_masks=mask)
+        else:
+            a, _ = self.model.predict(obs, deterministic=self.deterministic)
+        return int(a)
+
+
+BASELINES = {"random": RandomPolicy, "house-way": HouseWayPolicy, "mc-best": MonteCarloPolicy}
+
+
+def make_baseline(name: str, env, **kwargs) -> Policy:
+    try:
+        cls = BASELINES[name]
+    except KeyError:
+        raise ValueError(f"unknown baseline policy {name!r}: expected one of {sorted(BASELINES)} or a model path") from None
+    return cls.from_env(env, **kwargs)

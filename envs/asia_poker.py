@@ -1,0 +1,163 @@
+"""Asia Poker environments: ``splitpoker/AsiaPoker-v0`` and ``splitpoker/AsiaPokerSetting-v0``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from .base import SplitHandEnv
+from .config import AsiaPokerConfig
+from .rules.asia import HIGH_POS, LOW_POS, MEDIUM_POS, N_ASIA_SETTINGS
+from .rules.bonus import features_sorted
+from .rules.cards import format_card, format_cards
+from .rules.categories import HandCategory
+from .rules.house_way import HouseWayStyle
+from .rules.rank_tables import asia_high_table, paigow_back_table
+from .rules.rounds import asia_round_start, asia_settle
+
+
+class AsiaPokerEnv(SplitHandEnv):
+    """Asia Poker against a house-way dealer.
+
+    ## Description
+    Asia Poker (seeds 000–002) is played with 52 cards and a joker. The player and the dealer get
+    seven cards each and set them into a four-card *high*, two-card *medium* and one-card *low*
+    hand, which must not descend out of order (high ≥ medium ≥ low, else the setting is *fouled*
+    and loses). Each hand meets the dealer's hand of the same size; the player needs two wins of
+    three, ties ("copies") go to the dealer, and a win pays even money on the ante. The optional
+    bonus wager is paid on the player's seven cards alone (pay table ``seed-000`` by default).
+    The dealer always sets by the configured house way (``asia-000`` or ``asia-borgata``).
+
+    ``AsiaPoker-v0`` has two steps: a bet (ante level × bonus level), then the setting.
+    ``AsiaPokerSetting-v0`` has one: the ante is fixed (``setting_ante``, no bonus) and the cards
+    are dealt at reset.
+
+    ## Action Space
+    ``Discrete(n_bet + 105 [+ 1])``, one space for both phases; ``action_masks()`` and
+    ``info["action_mask"]`` mark the legal ones.
+
+    ==========================  ==============================================================
+    action                       meaning
+    ==========================  ==============================================================
+    ``0 .. n_bet-1``             (AsiaPoker-v0, bet phase) ``ante_levels[a // n_bonus]`` and
+                                 ``bonus_levels[a % n_bonus]``; ``n_bet = n_ante * n_bonus``
+                                 (8 × 6 = 48 by default)
+    ``n_bet + s``, s in 0..104   (set phase) setting ``s`` of the seven cards sorted ascending:
+                                 low card at position ``s // 15``, medium pair the ``s % 15``-th
+                                 pair of the remaining positions (see ``envs/rules/asia.py``)
+    ``n_bet + 105``              (``allow_house_way_action``) "Play the House Way" (seed 000)
+    ==========================  ==============================================================
+
+    An action outside the current phase's mask raises ``ValueError`` naming the action and the
+    phase; ``invalid_action="penalize"`` ends the episode with reward ``-invalid_action_penalty``
+    instead (for algorithms that cannot mask). With ``mask_fouls=False`` fouled settings are legal
+    and lose the ante.
+
+    ## Observation Space
+    ``Box(0, 1, (202,), float32)``, layout in :mod:`envs.observation`:
+
+    ==========  =====  ====================================================================
+    index       size   meaning
+    ==========  =====  ====================================================================
+    0-52        53     cards held, multi-hot by card integer (rank*4+suit, joker 52)
+    53-65       13     rank counts / 4
+    66-69       4      suit counts / 7
+    70          1      joker held
+    71-196      126    the 7 sorted cards, per position a 14-rank one-hot and a 4-suit one-hot
+    197-199     3      phase one-hot: bet, set, done
+    200         1      ante / ante_max
+    201         1      bonus wager / bonus_max
+    ==========  =====  ====================================================================
+
+    ## Rewards
+    Net chips of the round divided by ``reward_unit`` (default: the table minimum, $5): ante ×
+    (+1 if two or three hands won, else −1) plus the bonus (odds × wager, capped at the table's
+    maximum payout, or −wager). The bet step returns 0. With ``dealer_samples=K`` the ante part
+    is the mean over K independent dealer hands from the 46 unseen cards (same expectation, less
+    variance; K=1 is the real game).
+
+    ## Episode End
+    Terminates after the setting step (or a penalised invalid action). Never truncates.
+    ``info`` then carries: ``setting``, ``fouled``, ``hands_won``, ``main_result`` (mean per
+    unit of ante), ``main_chips``, ``bonus_chips``, ``bonus_line``, ``net_chips``,
+    ``dealer_cards``, ``dealer_setting``, ``house_way_setting`` (for the player's cards),
+    ``agrees_with_house_way``, ``main_wager``, ``bonus_wager``, ``house_way_action``; every
+    step carries ``action_mask`` and ``phase``.
+
+    ## Arguments
+    ``gym.make("splitpoker/AsiaPoker-v0", config=AsiaPokerConfig(...) | dict | None,
+    render_mode=None | "ansi" | "human", **fields)`` — any :class:`envs.config.AsiaPokerConfig`
+    field as a keyword (``house_way``, ``rules``, ``bonus_paytable``, ``ante_levels``,
+    ``bonus_levels``, ``mask_fouls``, ``allow_house_way_action``, ``dealer_samples``,
+    ``invalid_action``, ``reward_unit``, …).
+
+    ## Version History
+    * v0: initial release.
+    """
+
+    config_cls = AsiaPokerConfig
+    n_settings = N_ASIA_SETTINGS
+    slot_names = ("high", "medium", "low")
+    ranks_width = 3
+
+    def __init__(self, config: AsiaPokerConfig | dict | None = None, *, betting: bool = True,
+                 render_mode: str | None = None, **overrides):
+        super().__init__(config, betting=betting, render_mode=render_mode, **overrides)
+        table = asia_high_table(self.config.rules)
+        self._table = table
+        self._high_rank = table.rank
+        self._high_to_two = table.class_to_two.astype(np.int64)
+        self._style_id = HouseWayStyle.parse(self.config.house_way).style_id
+        self._paytable = self.config.bonus_paytable
+
+    def _bet_levels(self):
+        return self.config.ante_levels, self.config.bonus_levels
+
+    def _limits(self):
+        return self.config.ante_max, self.config.bonus_max
+
+    def _fixed_wager(self):
+        return float(self.config.setting_ante)
+
+    def _start_round(self, seed: int) -> int:
+        return asia_round_start(seed, self._style_id, self._high_rank, self._high_to_two,
+                                self.player, self.dealers, self.ranks, self.fouled)
+
+    def _settle(self, setting: int) -> dict[str, Any]:
+        ph, pm, pl = self.ranks[setting]
+        fouled = bool(self.fouled[setting])
+        mean = asia_settle(ph, pm, pl, fouled, self.dealers, self._style_id, self._high_rank,
+                           self._high_to_two, self._dealer_settings, self._dealer_won)
+        main_chips = self.main_wager * mean
+        bonus_chips, line = 0.0, None
+        if self.bonus_wager > 0:
+            code = features_sorted(self.player, paigow_back_table().category)
+            bonus_chips, line = self._paytable.settle(code, self.bonus_wager)
+        return {
+            "setting": int(setting), "fouled": fouled, "hands_won": int(self._dealer_won[0]),
+            "main_result": float(mean), "main_chips": float(main_chips), "bonus_chips": float(bonus_chips),
+            "bonus_line": None if line is None else line.key, "net_chips": float(main_chips + bonus_chips),
+            "dealer_cards": format_cards(self.dealers[0]), "dealer_setting": int(self._dealer_settings[0]),
+            "agrees_with_house_way": int(setting) == self.house_way_setting,
+            "main_wager": self.main_wager, "bonus_wager": self.bonus_wager,
+        }
+
+    def _describe(self, cards, setting: int) -> str:
+        hand = np.asarray(cards)
+        parts = []
+        for name, pos in (("high", HIGH_POS[setting]), ("medium", MEDIUM_POS[setting]), ("low", [LOW_POS[setting]])):
+            parts.append(f"{name} [" + " ".join(format_card(int(c), symbols=True) for c in sorted(hand[list(pos)], reverse=True)) + "]")
+        return "  ".join(parts)
+
+    def setting_categories(self, setting: int) -> tuple[HandCategory, HandCategory]:
+        """Categories of the high and medium hands of ``setting`` for the current cards."""
+        h, m, _ = self.ranks[setting]
+        return HandCategory(int(self._table.class_category[h])), (HandCategory.PAIR if m >= 78 else HandCategory.HIGH_CARD)
+
+
+class AsiaPokerSettingEnv(AsiaPokerEnv):
+    __doc__ = AsiaPokerEnv.__doc__
+
+    def __init__(self, config: AsiaPokerConfig | dict | None = None, *, render_mode: str | None = None, **overrides):
+        super().__init__(config, betting=False, render_mode=render_mode, **overrides)

@@ -1,0 +1,226 @@
+"""Shared machinery of the splitpoker environments: phases, the action layout, masks, penalties,
+rendering. Game specifics (tables, settlement, text) live in ``asia_poker.py`` and
+``pai_gow_poker.py``; rules live in :mod:`envs.rules` — ``step()`` only routes.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from enum import IntEnum
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+from gymnasium import spaces
+
+from .observation import OBS_SIZE, fill_observation
+from .rules.cards import format_cards
+
+
+class Phase(IntEnum):
+    BET = 0
+    SET = 1
+    DONE = 2
+
+
+def _config(cls, config, overrides):
+    if config is None:
+        config = cls()
+    elif isinstance(config, dict):
+        config = cls.from_dict(config)
+    elif not isinstance(config, cls):
+        raise TypeError(f"config must be a {cls.__name__}, a dict or None, got {type(config).__name__}")
+    if overrides:
+        names = {f.name for f in dataclasses.fields(cls)}
+        unknown = sorted(set(overrides) - names)
+        if unknown:
+            raise TypeError(f"unknown {cls.__name__} argument(s) {unknown}: expected some of {sorted(names)}")
+        config = cls.from_dict({**{f.name: getattr(config, f.name) for f in dataclasses.fields(cls)}, **overrides})
+    return config
+
+
+class SplitHandEnv(gym.Env):
+    """Base class; see :class:`envs.asia_poker.AsiaPokerEnv` for the user manual."""
+
+    metadata = {"render_modes": ["ansi", "human"], "render_fps": 4}
+    config_cls: type = None  # set by subclasses
+    n_settings: int = 0
+    slot_names: tuple[str, ...] = ()
+
+    def __init__(self, config=None, *, betting: bool = True, render_mode: str | None = None, **overrides):
+        self.config = _config(self.config_cls, config, overrides)
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode={render_mode!r}: expected one of {self.metadata['render_modes']} or None")
+        self.render_mode = render_mode
+        self.betting = bool(betting)
+        main_levels, bonus_levels = self._bet_levels()
+        self.bet_table = [(float(a), float(b)) for a in main_levels for b in bonus_levels] if self.betting else []
+        self.n_bet_actions = len(self.bet_table)
+        self.setting_offset = self.n_bet_actions
+        self.house_way_action = (self.setting_offset + self.n_settings) if self.config.allow_house_way_action else None
+        n_actions = self.setting_offset + self.n_settings + (1 if self.config.allow_house_way_action else 0)
+        self.action_space = spaces.Discrete(n_actions)
+        self.observation_space = spaces.Box(0.0, 1.0, shape=(OBS_SIZE,), dtype=np.float32)
+        self._main_max, self._bonus_max = self._limits()
+        self._n_dealers = self.config.dealer_samples
+        self.player = np.zeros(7, dtype=np.int64)
+        self.dealers = np.zeros((self._n_dealers, 7), dtype=np.int64)
+        self.ranks = np.zeros((self.n_settings, self.ranks_width), dtype=np.int64)
+        self.fouled = np.zeros(self.n_settings, dtype=np.bool_)
+        self._dealer_settings = np.zeros(self._n_dealers, dtype=np.int64)
+        self._dealer_won = np.zeros(self._n_dealers, dtype=np.int64)
+        self._obs = np.zeros(OBS_SIZE, dtype=np.float32)
+        self._mask_bet = np.zeros(n_actions, dtype=np.bool_)
+        self._mask_bet[: self.n_bet_actions] = True
+        self.phase = Phase.DONE
+        self.main_wager = 0.0
+        self.bonus_wager = 0.0
+        self.house_way_setting = -1
+        self.last_outcome: dict[str, Any] | None = None
+
+    # ---- subclass hooks -------------------------------------------------------------------
+    ranks_width = 0
+
+    def _bet_levels(self):
+        raise NotImplementedError
+
+    def _limits(self):
+        raise NotImplementedError
+
+    def _fixed_wager(self) -> float:
+        raise NotImplementedError
+
+    def _start_round(self, seed: int) -> int:
+        raise NotImplementedError
+
+    def _settle(self, setting: int) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def _describe(self, cards, setting: int) -> str:
+        raise NotImplementedError
+
+    # ---- gymnasium API --------------------------------------------------------------------
+    def reset(self, *, seed: int | None = None, options: dict | None = None):
+        super().reset(seed=seed)
+        if options:
+            raise ValueError(f"reset options {sorted(options)} are not supported: expected None")
+        round_seed = int(self.np_random.integers(0, 2**63 - 1))
+        self.house_way_setting = int(self._start_round(round_seed))
+        self._cards_text = format_cards(self.player)
+        self.last_outcome = None
+        if self.betting:
+            self.phase = Phase.BET
+            self.main_wager = 0.0
+            self.bonus_wager = 0.0
+        else:
+            self.phase = Phase.SET
+            self.main_wager = self._fixed_wager()
+            self.bonus_wager = 0.0
+        if self.render_mode == "human":
+            self.render()
+        return self._observation(), self._info()
+
+    def step(self, action):
+        action = self._validate_action(action)
+        if action is None:  # penalised invalid action
+            return self._observation(), -float(self.config.invalid_action_penalty), True, False, self._info()
+        if self.phase == Phase.BET:
+            self.main_wager, self.bonus_wager = self.bet_table[action]
+            self.phase = Phase.SET
+            if self.render_mode == "human":
+                self.render()
+            return self._observation(), 0.0, False, False, self._info()
+        setting = self.house_way_setting if action == self.house_way_action else action - self.setting_offset
+        outcome = self._settle(setting)
+        outcome["house_way_action"] = action == self.house_way_action
+        self.last_outcome = outcome
+        self.phase = Phase.DONE
+        reward = outcome["net_chips"] / self.config.unit
+        if self.render_mode == "human":
+            self.render()
+        return self._observation(), float(reward), True, False, self._info()
+
+    def action_masks(self) -> np.ndarray:
+        """Legal actions of the current phase (sb3-contrib's MaskablePPO protocol)."""
+        if self.phase == Phase.BET:
+            return self._mask_bet.copy()
+        mask = np.zeros(self.action_space.n, dtype=np.bool_)
+        if self.phase == Phase.SET:
+            legal = ~self.fouled if self.config.mask_fouls else np.ones(self.n_settings, dtype=np.bool_)
+            mask[self.setting_offset : self.setting_offset + self.n_settings] = legal
+            if self.house_way_action is not None:
+                mask[self.house_way_action] = True
+        return mask
+
+    def render(self):
+        text = self._render_text()
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    # ---- helpers --------------------------------------------------------------------------
+    def _validate_action(self, action):
+        if isinstance(action, np.ndarray):
+            if action.size != 1:
+                raise ValueError(f"action {action!r} must be a single integer")
+            action = action.reshape(-1)[0]
+        if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
+            raise ValueError(f"action {action!r} is not an integer in 0..{self.action_space.n - 1}")
+        action = int(action)
+        if self.phase == Phase.DONE:
+            raise ValueError(f"action {action} in phase DONE: the episode is over, call reset()")
+        if not 0 <= action < self.action_space.n:
+            raise ValueError(f"action {action} out of range: expected 0..{self.action_space.n - 1}")
+        mask = self.action_masks()
+        if mask[action]:
+            return action
+        why = self._why_illegal(action)
+        if self.config.invalid_action == "penalize":
+            self.phase = Phase.DONE
+            self.last_outcome = {"invalid_action": action, "reason": why, "net_chips": -self.config.invalid_action_penalty * self.config.unit}
+            return None
+        raise ValueError(f"action {action} is illegal in phase {self.phase.name}: {why}")
+
+    def _why_illegal(self, action: int) -> str:
+        if self.phase == Phase.BET:
+            return f"the bet phase takes actions 0..{self.n_bet_actions - 1} (ante level x bonus level)"
+        if action < self.setting_offset:
+            return f"bets are over; the set phase takes settings {self.setting_offset}..{self.setting_offset + self.n_settings - 1}"
+        return f"setting {action - self.setting_offset} is fouled ({self._describe(self.player, action - self.setting_offset)}); mask_fouls=True masks it"
+
+    def _observation(self) -> np.ndarray:
+        show = self.phase != Phase.BET
+        fill_observation(self.player, show, int(self.phase), self.main_wager / self._main_max,
+                         self.bonus_wager / self._bonus_max if self._bonus_max else 0.0, self._obs)
+        return self._obs.copy()
+
+    def _info(self) -> dict[str, Any]:
+        info: dict[str, Any] = {"action_mask": self.action_masks(), "phase": self.phase.name.lower()}
+        if self.phase != Phase.BET:
+            info["cards"] = self._cards_text
+            info["house_way_setting"] = self.house_way_setting
+        if self.last_outcome is not None:
+            info.update(self.last_outcome)
+        return info
+
+    def _render_text(self) -> str:
+        lines = [f"[{type(self).__name__}] phase: {self.phase.name.lower()}"]
+        if self.main_wager:
+            lines.append(f"wager ${self.main_wager:g}" + (f", bonus ${self.bonus_wager:g}" if self.bonus_wager else ""))
+        if self.phase == Phase.BET:
+            lines.append(f"choose a bet: {self.n_bet_actions} actions (main level x bonus level)")
+            return "\n".join(lines)
+        lines.append("your cards: " + format_cards(self.player, symbols=True))
+        lines.append("house way:  " + self._describe(self.player, self.house_way_setting))
+        o = self.last_outcome
+        if o is not None and "invalid_action" in o:
+            lines.append(f"invalid action {o['invalid_action']}: {o['reason']} (penalty)")
+        elif o is not None:
+            lines.append("you set:    " + self._describe(self.player, o["setting"]))
+            lines.append("dealer:     " + self._describe(self.dealers[0], o["dealer_setting"]))
+            verdict = "FOULED" if o["fouled"] else f"won {o['hands_won']} of {len(self.slot_names)} hands"
+            lines.append(f"result: {verdict}; main {o['main_chips']:+g}, bonus {o['bonus_chips']:+g}"
+                         + (f" ({o['bonus_line']})" if o.get("bonus_line") else "")
+                         + f"; net {o['net_chips']:+g} chips")
+        return "\n".join(lines)

@@ -1,0 +1,66 @@
+"""The flat observation shared by every splitpoker environment (numba fill, documented layout).
+
+==========  =====  ==========================================================================
+index       size   meaning (all values in [0, 1])
+==========  =====  ==========================================================================
+0-52        53     the player's cards, multi-hot by card integer (rank*4+suit; 52 = joker)
+53-65       13     count of each rank (2..A) / 4, joker not counted
+66-69       4      count of each suit (s h d c) / 7
+70          1      joker held
+71-196      126    the 7 cards in sorted order (the order actions index): per position 18 values,
+                   a one-hot of 14 ranks (2..A, joker) then a one-hot of 4 suits (none for joker)
+197-199     3      phase one-hot: bet, set, done
+200         1      ante (Pai Gow: wager) / table maximum
+201         1      bonus (Pai Gow: Fortune) wager / its maximum
+==========  =====  ==========================================================================
+
+During the bet phase the card fields are zero (the cards are not dealt yet).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+OBS_SIZE = 202
+HAND = slice(0, 53)
+RANK_COUNTS = slice(53, 66)
+SUIT_COUNTS = slice(66, 70)
+JOKER_FLAG = 70
+POSITIONS = slice(71, 197)
+POSITION_WIDTH = 18
+PHASE = slice(197, 200)
+ANTE = 200
+BONUS = 201
+
+
+@njit(cache=True)
+def fill_observation(hand, show_cards, phase, ante_frac, bonus_frac, obs):
+    """Write the observation of ``hand`` (sorted 7 cards) into ``obs`` (float32[202])."""
+    obs[:] = 0.0
+    if show_cards:
+        for p in range(7):
+            c = hand[p]
+            obs[c] = 1.0
+            base = 71 + p * POSITION_WIDTH
+            if c == 52:
+                obs[70] = 1.0
+                obs[base + 13] = 1.0
+            else:
+                r = c >> 2
+                s = c & 3
+                obs[53 + r] += 0.25
+                obs[66 + s] += 1.0 / 7.0
+                obs[base + r] = 1.0
+                obs[base + 14 + s] = 1.0
+    obs[197 + phase] = 1.0
+    obs[200] = ante_frac
+    obs[201] = bonus_frac
+
+
+def cards_from_observation(obs: np.ndarray) -> np.ndarray:
+    """The sorted hand encoded in an observation (for policies that read the cards)."""
+    cards = np.flatnonzero(np.asarray(obs)[HAND] > 0.5)
+    if cards.size != 7:
+        raise ValueError(f"observation holds {cards.size} cards, expected 7 (is this the bet phase?)")
+    return cards.astype(np.int64)

@@ -1,0 +1,119 @@
+"""Pai Gow Poker environments: ``splitpoker/PaiGowPoker-v0`` and ``splitpoker/PaiGowPokerSetting-v0``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from .base import SplitHandEnv
+from .config import PaiGowPokerConfig
+from .rules.bonus import features_sorted
+from .rules.cards import format_card, format_cards
+from .rules.house_way import HouseWayStyle
+from .rules.paigow import BACK_POS, FRONT_POS, N_PAIGOW_SETTINGS
+from .rules.rank_tables import paigow_back_table
+from .rules.rounds import paigow_round_start, paigow_settle
+
+
+class PaiGowPokerEnv(SplitHandEnv):
+    """Pai Gow Poker against a house-way dealer.
+
+    ## Description
+    Pai Gow Poker (seeds 003, 004) with 52 cards and a joker: seven cards are set into a
+    five-card *back* and a two-card *front* hand; the front may not outrank the back (else the
+    setting is *fouled* and loses). Winning both hands against the dealer pays even money less
+    the commission (5% by default), losing both loses, one each pushes; copies go to the dealer.
+    The optional Fortune bonus is paid on the seven cards alone (pay table ``fortune``). The
+    dealer sets by the IGW house way (``paigow-igw``).
+
+    ``PaiGowPoker-v0``: a bet step (wager level × Fortune level), then the setting.
+    ``PaiGowPokerSetting-v0``: one step, fixed wager (``setting_wager``), no Fortune bet.
+
+    ## Action Space
+    ``Discrete(n_bet + 21 [+ 1])``: bet actions ``0 .. n_bet-1`` (``wager_levels[a // n_fortune]``,
+    ``fortune_levels[a % n_fortune]``; 7 × 4 = 28 by default), then setting ``s`` in 0..20 as
+    action ``n_bet + s`` (front = the ``s``-th pair of positions of the sorted cards,
+    lexicographic; see ``envs/rules/paigow.py``), then optionally "play the house way".
+    Masks, errors and ``invalid_action`` as in :class:`envs.asia_poker.AsiaPokerEnv`.
+
+    ## Observation Space
+    ``Box(0, 1, (202,), float32)``, the layout of :mod:`envs.observation` (index 200 = wager /
+    wager_max, 201 = Fortune wager / fortune_max).
+
+    ## Rewards
+    Net chips / ``reward_unit`` (default the table minimum, $5): wager × (1 − commission, 0 or
+    −1) plus the Fortune result. The bet step returns 0. ``dealer_samples=K`` averages the main
+    result over K dealer hands.
+
+    ## Episode End
+    After the setting step (or a penalised invalid action); never truncates. ``info`` as in Asia
+    Poker, with ``hands_won`` out of two.
+
+    ## Arguments
+    ``gym.make("splitpoker/PaiGowPoker-v0", config=PaiGowPokerConfig(...) | dict | None,
+    render_mode=None | "ansi" | "human", **fields)``.
+
+    ## Version History
+    * v0: initial release.
+    """
+
+    config_cls = PaiGowPokerConfig
+    n_settings = N_PAIGOW_SETTINGS
+    slot_names = ("back", "front")
+    ranks_width = 2
+
+    def __init__(self, config: PaiGowPokerConfig | dict | None = None, *, betting: bool = True,
+                 render_mode: str | None = None, **overrides):
+        super().__init__(config, betting=betting, render_mode=render_mode, **overrides)
+        table = paigow_back_table(self.config.rules)
+        self._table = table
+        self._back_rank = table.rank
+        self._back_to_two = table.class_to_two.astype(np.int64)
+        self._style_id = HouseWayStyle.parse(self.config.house_way).style_id
+        self._paytable = self.config.fortune_paytable
+
+    def _bet_levels(self):
+        return self.config.wager_levels, self.config.fortune_levels
+
+    def _limits(self):
+        return self.config.wager_max, self.config.fortune_max
+
+    def _fixed_wager(self):
+        return float(self.config.setting_wager)
+
+    def _start_round(self, seed: int) -> int:
+        return paigow_round_start(seed, self._style_id, self._back_rank, self._back_to_two,
+                                  self.player, self.dealers, self.ranks, self.fouled)
+
+    def _settle(self, setting: int) -> dict[str, Any]:
+        pb, pf = self.ranks[setting]
+        fouled = bool(self.fouled[setting])
+        mean = paigow_settle(pb, pf, fouled, self.dealers, self._style_id, self._back_rank, self._back_to_two,
+                             self.config.rules.commission, self._dealer_settings, self._dealer_won)
+        main_chips = self.main_wager * mean
+        bonus_chips, line = 0.0, None
+        if self.bonus_wager > 0:
+            code = features_sorted(self.player, paigow_back_table().category)
+            bonus_chips, line = self._paytable.settle(code, self.bonus_wager)
+        return {
+            "setting": int(setting), "fouled": fouled, "hands_won": int(self._dealer_won[0]),
+            "main_result": float(mean), "main_chips": float(main_chips), "bonus_chips": float(bonus_chips),
+            "bonus_line": None if line is None else line.key, "net_chips": float(main_chips + bonus_chips),
+            "dealer_cards": format_cards(self.dealers[0]), "dealer_setting": int(self._dealer_settings[0]),
+            "agrees_with_house_way": int(setting) == self.house_way_setting,
+            "main_wager": self.main_wager, "bonus_wager": self.bonus_wager,
+        }
+
+    def _describe(self, cards, setting: int) -> str:
+        hand = np.asarray(cards)
+        back = " ".join(format_card(int(c), symbols=True) for c in sorted(hand[BACK_POS[setting]], reverse=True))
+        front = " ".join(format_card(int(c), symbols=True) for c in sorted(hand[FRONT_POS[setting]], reverse=True))
+        return f"back [{back}]  front [{front}]"
+
+
+class PaiGowPokerSettingEnv(PaiGowPokerEnv):
+    __doc__ = PaiGowPokerEnv.__doc__
+
+    def __init__(self, config: PaiGowPokerConfig | dict | None = None, *, render_mode: str | None = None, **overrides):
+        super().__init__(config, betting=False, render_mode=render_mode, **overrides)

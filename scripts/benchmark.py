@@ -1,0 +1,209 @@
+#!/usr/bin/env python
+"""Speed benchmarks, measured side by side in one run (this machine is shared and noisy: compare
+ratios within a run, not absolute figures across runs). Writes one JSON object.
+
+Sections (``--only`` to pick):
+  rules      settings ranked per second (numba, all 105 Asia / 21 Pai Gow settings of a hand)
+  houseway   house-way hands per second per core (batch) and per single Python call, per style
+  simulate   house way vs house way rounds per second (all cores)
+  env        single-env step rate of AsiaPokerSetting-v0 vs Gymnasium's Blackjack-v1, same run
+  bonus      the exhaustive bonus enumeration (all 154,143,080 hands, no cache)
+  exact      exact solver: seconds per hand vs the naive method (see the exact-solver section)
+
+Examples:
+    python scripts/benchmark.py --out docs/benchmarks.json
+    python scripts/benchmark.py --only env --seconds 5
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import sys
+import time
+
+import numba
+import numpy as np
+
+SECTIONS = ("rules", "houseway", "simulate", "env", "bonus", "exact")
+
+
+def _timeit(fn, min_seconds: float) -> tuple[int, float]:
+    n, t0 = 0, time.perf_counter()
+    while True:
+        fn()
+        n += 1
+        dt = time.perf_counter() - t0
+        if dt >= min_seconds:
+            return n, dt
+
+
+def bench_rules(args) -> dict:
+    from envs.rules.house_way_batch import random_hands
+    from envs.rules.rank_tables import asia_high_table, paigow_back_table
+    from envs.rules.rounds import asia_settings_table, paigow_settings_table
+
+    from numba import njit
+
+    @njit(cache=False)
+    def rank_all(hands, table, to_two, asia, ranks_a, fouled_a, ranks_p, fouled_p):
+        acc = 0
+        for i in range(hands.shape[0]):
+            if asia:
+                asia_settings_table(hands[i], table, to_two, ranks_a, fouled_a)
+                acc += ranks_a[7, 0]
+            else:
+                paigow_settings_table(hands[i], table, to_two, ranks_p, fouled_p)
+                acc += ranks_p[7, 0]
+        return acc
+
+    n = 200_000
+    hands = np.empty((n, 7), dtype=np.int64)
+    random_hands(1, n, hands)
+    out = {}
+    for game, table, n_set in (("asia", asia_high_table(), 105), ("paigow", paigow_back_table(), 21)):
+        to_two = table.class_to_two.astype(np.int64)
+        args_ = (hands, table.rank, to_two, game == "asia", np.empty((105, 3), np.int64), np.empty(105, np.bool_),
+                 np.empty((21, 2), np.int64), np.empty(21, np.bool_))
+        rank_all(*args_)  # compile
+        reps, dt = _timeit(lambda: rank_all(*args_), args.seconds)
+        out[game] = {"settings_per_second": reps * n * n_set / dt, "hands_per_second": reps * n / dt,
+                     "settings_per_hand": n_set, "threads": 1}
+    return out
+
+
+def bench_houseway(args) -> dict:
+    from envs.rules.game import Game
+    from envs.rules.house_way import HouseWayStyle
+    from envs.rules.house_way_batch import house_way_batch, house_way_batch_serial, random_hands
+
+    n = 500_000
+    hands = np.empty((n, 7), dtype=np.int64)
+    random_hands(2, n, hands)
+    out = {}
+    for style in HouseWayStyle:
+        g = Game(style.game, style.value)
+        res = np.empty(n, dtype=np.int64)
+        house_way_batch_serial(g.style_id, hands[:10], g.rank_table, g.to_two, res[:10])
+        house_way_batch(g.style_id, hands[:10], g.rank_table, g.to_two, res[:10])
+        reps, dt = _timeit(lambda: house_way_batch_serial(g.style_id, hands, g.rank_table, g.to_two, res), args.seconds)
+        per_core = reps * n / dt
+        reps, dt = _timeit(lambda: house_way_batch(g.style_id, hands, g.rank_table, g.to_two, res), args.seconds)
+        all_cores = reps * n / dt
+        one = hands[123]
+        g.house_way(one)
+        k, dt = _timeit(lambda: g.house_way(one), min(args.seconds, 1.0))
+        out[style.value] = {"batch_hands_per_second_per_core": per_core, "batch_hands_per_second_all_cores": all_cores,
+                            "python_call_microseconds": 1e6 * dt / k, "target_per_core": 500_000,
+                            "meets_target": per_core >= 500_000}
+    return out
+
+
+def bench_simulate(args) -> dict:
+    from envs.rules.game import Game
+    from envs.rules.house_way import HouseWayStyle
+    from envs.rules.house_way_check import simulate
+
+    out = {}
+    for style in HouseWayStyle:
+        g = Game(style.game, style.value)
+        simulate(g, 10_000, seed=1)  # compile
+        rep = simulate(g, args.rounds, seed=1)
+        out[style.value] = {"rounds": rep["rounds"], "rounds_per_second": rep["rounds_per_second"],
+                            "target": 1_000_000, "meets_target": rep["rounds_per_second"] >= 1_000_000}
+    return out
+
+
+def env_steps_per_second(env, seconds: float, masked: bool, seed: int = 0) -> float:
+    """Steps per second of a random agent (mask-respecting when ``masked``), resets included."""
+    rng = np.random.default_rng(seed)
+    env.action_space.seed(seed)
+    obs, info = env.reset(seed=seed)
+    n, t0 = 0, time.perf_counter()
+    while True:
+        for _ in range(200):
+            if masked:
+                legal = np.flatnonzero(info["action_mask"])
+                a = legal[rng.integers(legal.size)]
+            else:
+                a = env.action_space.sample()
+            obs, r, term, trunc, info = env.step(a)
+            n += 1
+            if term or trunc:
+                obs, info = env.reset()
+        dt = time.perf_counter() - t0
+        if dt >= seconds:
+            return n / dt
+
+
+def bench_env(args) -> dict:
+    import gymnasium as gym
+
+    import envs  # noqa: F401
+
+    rates = {"Blackjack-v1": [], "splitpoker/AsiaPokerSetting-v0": [], "splitpoker/PaiGowPokerSetting-v0": []}
+    for _ in range(args.repeats):  # interleave, so machine noise hits every env alike
+        for env_id in rates:
+            env = gym.make(env_id)
+            rates[env_id].append(env_steps_per_second(env, args.seconds / 2, masked=env_id != "Blackjack-v1"))
+            env.close()
+    med = {k: float(np.median(v)) for k, v in rates.items()}
+    bj = med["Blackjack-v1"]
+    return {
+        "method": "random agent via gym.make (default wrappers), mask-respecting for splitpoker; resets included; "
+                  f"median of {args.repeats} interleaved runs",
+        "steps_per_second": med, "runs": rates,
+        "ratio_asia_setting_to_blackjack": med["splitpoker/AsiaPokerSetting-v0"] / bj,
+        "ratio_paigow_setting_to_blackjack": med["splitpoker/PaiGowPokerSetting-v0"] / bj,
+        "target_ratio": 0.5,
+        "meets_target": med["splitpoker/AsiaPokerSetting-v0"] / bj >= 0.5,
+    }
+
+
+def bench_bonus(args) -> dict:
+    from envs.rules.bonus import feature_histogram
+
+    t0 = time.perf_counter()
+    hist = feature_histogram()
+    dt = time.perf_counter() - t0
+    return {"hands": int(hist.sum()), "seconds": dt, "hands_per_second": hist.sum() / dt, "target_seconds": 60,
+            "meets_target": dt <= 60, "note": "includes numba compilation when the on-disk numba cache is cold"}
+
+
+def bench_exact(args) -> dict:
+    try:
+        from agents.exact_benchmark import run_exact_benchmark
+    except ImportError:
+        return {"skipped": "exact solver not available"}
+    return run_exact_benchmark(args)
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--only", action="append", choices=SECTIONS, help="run only these sections (repeatable)")
+    p.add_argument("--seconds", type=float, default=2.0, help="minimum seconds per timed measurement (default 2)")
+    p.add_argument("--repeats", type=int, default=3, help="interleaved repeats of the env comparison (default 3)")
+    p.add_argument("--rounds", type=int, default=5_000_000, help="rounds for the simulate section (default 5,000,000)")
+    p.add_argument("--exact-hands", type=int, default=3, help="hands for the exact-solver timing (default 3)")
+    p.add_argument("--out", help="also write the JSON to this file")
+    args = p.parse_args(argv)
+    sections = args.only or [s for s in SECTIONS if s != "bonus"]
+    result = {"machine": {"cpus": os.cpu_count(), "numba_threads": numba.config.NUMBA_NUM_THREADS,
+                          "python": platform.python_version(), "numba": numba.__version__,
+                          "platform": platform.platform()},
+              "time": time.strftime("%Y-%m-%dT%H:%M:%S")}
+    for s in sections:
+        print(f"[benchmark] {s} ...", file=sys.stderr)
+        result[s] = globals()[f"bench_{s}"](args)
+    text = json.dumps(result, indent=1, default=float)
+    print(text)
+    if args.out:
+        with open(args.out, "w") as f:
+            f.write(text + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,116 @@
+#!/usr/bin/env python
+"""Evaluate policies against the house-way dealer on the same hands (common random numbers).
+
+Every policy plays the same N hands: the same player cards and the same dealer cards (each hand is
+one ``env.reset(seed=...)`` from ``--seed``). The house way is always included as the reference
+for paired differences.
+
+Examples:
+    python scripts/evaluate.py --model runs/<run>/model.zip --model random --hands 5000
+    python scripts/evaluate.py --model house-way --model mc-best --env splitpoker/PaiGowPokerSetting-v0 --json
+    python scripts/evaluate.py --model runs/<run>/model.zip --plot eval.png
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+import gymnasium as gym
+
+import envs  # noqa: F401  (registers the ids)
+from agents.evaluation import bar_plot, format_table, hand_seeds, run_policy, summarize
+from agents.policies import BASELINES, SB3Policy, make_baseline
+from agents.training import load_model
+
+
+def parse_args(argv=None):
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--model", action="append", default=[], metavar="PATH|random|house-way|mc-best",
+                   help="a policy to evaluate (repeatable): a saved model .zip or a baseline name")
+    p.add_argument("--env", help="environment id (default: the model's, else splitpoker/AsiaPokerSetting-v0)")
+    p.add_argument("--env-kwargs", default="{}", help="JSON of environment config overrides (default: the model's)")
+    p.add_argument("--hands", type=int, default=2000, help="number of hands (default 2000)")
+    p.add_argument("--seed", type=int, default=0, help="seed of the hand sample (default 0)")
+    p.add_argument("--mc-samples", type=int, default=300, help="dealer hands per decision for mc-best (default 300)")
+    p.add_argument("--json", action="store_true", help="print one JSON object instead of the table")
+    p.add_argument("--plot", help="write a bar chart with 95%% error bars to this PNG")
+    p.add_argument("--out", help="also write the JSON result to this file")
+    return p.parse_args(argv)
+
+
+def build(args):
+    models = args.model or ["random", "house-way"]
+    env_id, env_kwargs, loaded = args.env, json.loads(args.env_kwargs), []
+    for m in models:
+        if m in BASELINES:
+            continue
+        model, cfg = load_model(m)
+        loaded.append((m, model))
+        if cfg is not None:
+            if env_id is None:
+                env_id = cfg.env_id
+            elif env_id != cfg.env_id:
+                raise ValueError(f"model {m} was trained on {cfg.env_id}, not {env_id}")
+            kw = dict(cfg.resolved_env_kwargs)
+            kw.update(env_kwargs)
+            env_kwargs = kw
+    env_id = env_id or "splitpoker/AsiaPokerSetting-v0"
+    if env_id not in envs.ENV_IDS:
+        raise ValueError(f"unknown env id {env_id!r}: expected one of {list(envs.ENV_IDS)}")
+    env_kwargs["dealer_samples"] = 1  # evaluate in the real game: one dealer hand per hand
+    env = gym.make(env_id, **env_kwargs)
+    policies = {}
+    names = list(dict.fromkeys(models + ["house-way"]))
+    for m in names:
+        if m in BASELINES:
+            kw = {"samples": args.mc_samples, "seed": args.seed} if m == "mc-best" else ({"seed": args.seed} if m == "random" else {})
+            policies[m] = make_baseline(m, env, **kw)
+        else:
+            model = dict(loaded)[m]
+            policies[Path(m).parent.name or m] = SB3Policy.from_env(env, model=model)
+    return env_id, env_kwargs, env, policies
+
+
+def main(argv=None) -> int:
+    args = parse_args(argv)
+    if args.hands < 1:
+        print(f"error: --hands {args.hands}: expected a positive number", file=sys.stderr)
+        return 2
+    try:
+        env_id, env_kwargs, env, policies = build(args)
+    except (ValueError, FileNotFoundError, json.JSONDecodeError) as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    from tqdm import tqdm
+
+    seeds = hand_seeds(args.seed, args.hands)
+    records, timing = {}, {}
+    for name, pol in policies.items():
+        t0 = time.perf_counter()
+        with tqdm(total=args.hands, desc=name, unit="hand", disable=None, file=sys.stderr, leave=False) as bar:
+            records[name] = run_policy(env, pol, seeds, progress=bar.update)
+        timing[name] = time.perf_counter() - t0
+    summary = summarize(records)
+    result = {"env": env_id, "env_kwargs": env_kwargs, "hands": args.hands, "seed": args.seed,
+              "unit_chips": env.unwrapped.config.unit, "policies": summary, "seconds": timing}
+    if args.plot:
+        bar_plot(summary, args.plot, f"{env_id}: {args.hands} hands, seed {args.seed}")
+        result["plot"] = args.plot
+    if args.out:
+        Path(args.out).write_text(json.dumps(result, indent=1, default=str))
+    if args.json:
+        print(json.dumps(result, indent=1, default=str))
+    else:
+        print(f"{env_id}  ({args.hands} hands, seed {args.seed}, same cards for every policy)")
+        print(format_table(summary, unit=f"table minimums (${env.unwrapped.config.unit:g})"))
+        if args.plot:
+            print(f"plot: {args.plot}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
