@@ -25,7 +25,7 @@ test-fast: install
 	$(PY) -m pytest -q -m "not slow"
 
 demo: install
-	$(PY) scripts/demo.py
+	$(PY) scripts/demo.py $(DEMO_ARGS)
 
 lint: install
 	$(PY) -m ruff check envs agents scripts tests

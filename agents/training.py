@@ -119,15 +119,29 @@ def algo_class(name: str):
     return {"ppo": sb3.PPO, "a2c": sb3.A2C, "dqn": sb3.DQN}[name]
 
 
+class EnvFactory:
+    """Picklable env constructor: worker processes (``SubprocVecEnv``) import ``envs`` to register
+    the ids before ``gym.make``."""
+
+    def __init__(self, env_id: str, kwargs: dict[str, Any]):
+        self.env_id = env_id
+        self.kwargs = dict(kwargs)
+
+    def __call__(self):
+        import gymnasium as gym
+
+        import envs  # noqa: F401
+
+        return gym.make(self.env_id, **self.kwargs)
+
+
 def make_vec_env(cfg: TrainConfig, n_envs: int | None = None, seed: int | None = None):
     """The vectorised training env (Monitor-wrapped), seeded from ``cfg.seed``."""
-    import gymnasium as gym
     from stable_baselines3.common.env_util import make_vec_env as sb3_make_vec_env
     from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
 
-    kwargs = cfg.resolved_env_kwargs
     vec_cls = SubprocVecEnv if cfg.vec_env == "subproc" else DummyVecEnv
-    return sb3_make_vec_env(lambda: gym.make(cfg.env_id, **kwargs), n_envs=n_envs or cfg.n_envs,
+    return sb3_make_vec_env(EnvFactory(cfg.env_id, cfg.resolved_env_kwargs), n_envs=n_envs or cfg.n_envs,
                             seed=cfg.seed if seed is None else seed, vec_env_cls=vec_cls)
 
 

@@ -65,13 +65,15 @@ def build(args):
     env = gym.make(env_id, **env_kwargs)
     policies = {}
     names = list(dict.fromkeys(models + ["house-way"]))
+    n_paths = sum(m not in BASELINES for m in names)
     for m in names:
         if m in BASELINES:
             kw = {"samples": args.mc_samples, "seed": args.seed} if m == "mc-best" else ({"seed": args.seed} if m == "random" else {})
             policies[m] = make_baseline(m, env, **kw)
         else:
             model = dict(loaded)[m]
-            policies[Path(m).parent.name or m] = SB3Policy.from_env(env, model=model)
+            label = "learned" if n_paths == 1 else (Path(m).parent.name or m)
+            policies[label] = SB3Policy.from_env(env, model=model, name=label)
     return env_id, env_kwargs, env, policies
 
 

@@ -1,7 +1,7 @@
 """The seed-000 Asia Poker house way (``envs/rules/house_way_asia_000.py``).
 
 * One test per rule and per exception/branch: a concrete hand, the exact three hands, the rule id.
-* Decision tests (docs/house_ways/asia-000.md, D1..D20) where a reading changes the setting.
+* Decision tests (docs/house_ways.md (asia-000), D1..D20) where a reading changes the setting.
 * An independent brute-force reference for the rules whose free cards follow D3 ("maximizing the
   Low and Medium Hands"): every setting that obeys the seed's placement, best by D3.
 * Properties: hypothesis (any 7 of the 53 cards -> a legal, unfouled setting of those cards), a

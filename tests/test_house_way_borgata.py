@@ -1,7 +1,7 @@
 """The Borgata Asia Poker house way (seed 002) against hand-worked settings.
 
 * One case per rule and per exception/branch (``BORGATA_RULES``), each a concrete hand with the
-  exact three hands written out by hand from the seed sentence and docs/house_ways/asia-borgata.md.
+  exact three hands written out by hand from the seed sentence and docs/house_ways.md (asia-borgata).
 * Both worked examples of the seed, verbatim (example 2 under several suit assignments).
 * Properties: any seven cards give a legal, non-fouled setting that uses exactly those cards
   (hypothesis); a seeded sample of 300,000 hands has zero fouls and zero fallbacks.
@@ -170,7 +170,7 @@ def test_worked_example_2(suits):
     assert_setting(hand, f"{six_a} {six_b} {five} {two}", f"JK {seven}", jack, R.SF_PAIR_INSIDE_PAIR_HIGH)
 
 
-# -- decisions (docs/house_ways/asia-borgata.md) -----------------------------------------------
+# -- decisions (docs/house_ways.md (asia-borgata)) -----------------------------------------------
 
 
 def test_joker_pairs_an_ace():
@@ -301,7 +301,7 @@ def _joker_hands(high_rank, high_to_two, n_rules):
 
 
 # Rule counts over the 20,358,520 joker hands (regression pin; the exhaustive run over all
-# C(53, 7) hands is reported in docs/house_ways/asia-borgata.md).
+# C(53, 7) hands is reported in docs/house_ways.md (asia-borgata)).
 JOKER_SLICE_COUNTS = {
     R.NO_PAIR: 72_000,
     R.ONE_PAIR: 472_464,

@@ -2,7 +2,7 @@
 and no fouls on random and exhaustive slices.
 
 Each case gives the hand, the exact back and front the house way must produce, and the rule name
-(``IGW_RULES``). Decisions behind the expected settings: docs/house_ways/paigow-igw.md.
+(``IGW_RULES``). Decisions behind the expected settings: docs/house_ways.md (paigow-igw).
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 Source: ``000_3abc1b10fd0dcd46.txt``, section "Playing the House Way" ("Most of following
 guidelines were taken from WizardOfOdds.com"). Every place where the seed is ambiguous,
-incomplete or would foul is a numbered decision ``D1``..``D20`` in ``docs/house_ways/asia-000.md``;
+incomplete or would foul is a numbered decision ``D1``..``D20`` in ``docs/house_ways.md (asia-000)``;
 the comments below cite them.
 
 Input: a hand as the sorted ``int64[7]`` every kernel takes (card = rank*4+suit, joker 52 last)::

@@ -11,7 +11,7 @@ setting index 0..104 (:mod:`envs.rules.asia`) and the id of the rule that chose 
 
 Classes (seed 002: "2-6=Low 7-1O=Medium J,Q,K,A=High"); the joker counts as an ace when the hand
 is classified (it can pair an ace), and as the card it stands for inside a four-card straight or
-flush (docs/house_ways/asia-borgata.md, D1). Every rule below is a small function returning the
+flush (docs/house_ways.md (asia-borgata), D1). Every rule below is a small function returning the
 positions ``(low, medium_a, medium_b)``; the high hand is the other four cards. Equal-rank cards
 are dealt lowest card integer first, to the high hand first, then medium, then low; afterwards
 :func:`best_high_among_equal_ranks` swaps a high card for an equal-rank card of the medium/low

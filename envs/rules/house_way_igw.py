@@ -2,7 +2,7 @@
 
 Source: ``003_d88cd9e8f268a7c8.txt`` (Finnish) and its English rendering
 ``003_d88cd9e8f268a7c8.en.md``; every rule function below quotes the English sentence it
-implements. Decisions where the seed is ambiguous: ``docs/house_ways/paigow-igw.md``.
+implements. Decisions where the seed is ambiguous: ``docs/house_ways.md (paigow-igw)``.
 
 How a hand is read (all numba, one pass, no allocation in the batch loop):
 

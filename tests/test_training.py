@@ -1,0 +1,133 @@
+"""Training, evaluation and the demo on tiny budgets; every algorithm; SubprocVecEnv masking."""
+
+import json
+
+import gymnasium as gym
+import numpy as np
+import pytest
+
+import envs  # noqa: F401
+from agents.evaluation import hand_seeds, mean_ci, run_policy, summarize
+from agents.policies import HouseWayPolicy, MonteCarloPolicy, RandomPolicy, SB3Policy, make_baseline
+from agents.training import TrainConfig, latest_checkpoint, load_model, make_vec_env, train
+
+
+def tiny(tmp_path, algo="maskable_ppo", env_id="splitpoker/AsiaPokerSetting-v0", **kw):
+    algo_kwargs = {"maskable_ppo": {"n_steps": 64, "batch_size": 64, "n_epochs": 1},
+                   "ppo": {"n_steps": 64, "batch_size": 64, "n_epochs": 1},
+                   "a2c": {"n_steps": 8},
+                   "dqn": {"learning_starts": 50, "buffer_size": 1000, "train_freq": 4}}[algo]
+    return TrainConfig(env_id=env_id, algo=algo, algo_kwargs=algo_kwargs, policy_kwargs={"net_arch": [32]},
+                       n_envs=2, total_timesteps=256, checkpoint_freq=128, log_dir=str(tmp_path), **kw)
+
+
+@pytest.mark.parametrize("algo", ["maskable_ppo", "ppo", "a2c", "dqn"])
+def test_smoke_train_each_algorithm(tmp_path, algo):
+    run_dir = train(tiny(tmp_path, algo), progress_bar=False, log=lambda m: None)
+    assert (run_dir / "model.zip").exists() and (run_dir / "config.yaml").exists()
+    assert latest_checkpoint(run_dir) is not None
+    assert list(run_dir.glob("tb_*/events.out.tfevents.*"))
+    model, cfg = load_model(run_dir / "model.zip")
+    assert cfg.algo == algo and cfg.seed == 0
+    if algo != "maskable_ppo":  # cannot mask: the env penalises illegal actions instead of raising
+        assert cfg.resolved_env_kwargs["invalid_action"] == "penalize"
+
+
+def test_custom_metrics_logged(tmp_path):
+    from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
+
+    run_dir = train(tiny(tmp_path), progress_bar=False, log=lambda m: None)
+    ea = EventAccumulator(str(next(run_dir.glob("tb_*"))))
+    ea.Reload()
+    tags = set(ea.Tags()["scalars"])
+    assert {"splitpoker/reward_per_hand", "splitpoker/foul_rate", "splitpoker/house_way_agreement",
+            "splitpoker/bonus_taken"} <= tags
+    assert ea.Scalars("splitpoker/foul_rate")[-1].value == 0.0  # masked: never fouls
+
+
+def test_resume_continues_from_checkpoint(tmp_path):
+    cfg = tiny(tmp_path)
+    run_dir = train(cfg, progress_bar=False, log=lambda m: None)
+    cfg2 = tiny(tmp_path)
+    cfg2.total_timesteps = 512
+    messages = []
+    train(cfg2, resume=run_dir, progress_bar=False, log=messages.append)
+    assert any("resuming" in m for m in messages)
+    model, _ = load_model(run_dir / "model.zip")
+    assert model.num_timesteps >= 512
+
+
+def test_subproc_vec_env_with_maskable_ppo(tmp_path):
+    from sb3_contrib import MaskablePPO
+    from sb3_contrib.common.maskable.utils import get_action_masks
+
+    cfg = tiny(tmp_path, vec_env="subproc")
+    vec = make_vec_env(cfg)
+    vec.reset()
+    masks = get_action_masks(vec)  # through SubprocVecEnv: from the envs themselves
+    assert masks.shape == (2, 105) and masks.any(axis=1).all()
+    model = MaskablePPO("MlpPolicy", vec, n_steps=32, batch_size=32, n_epochs=1, seed=0, device="cpu")
+    model.learn(128)
+    vec.close()
+
+
+def test_bad_training_config():
+    with pytest.raises(ValueError, match="unknown algo 'sac'"):
+        TrainConfig(algo="sac")
+    with pytest.raises(ValueError, match="unknown env id"):
+        TrainConfig(env_id="splitpoker/Nope-v0")
+    with pytest.raises(ValueError, match=r"unknown training config field\(s\) \['lr'\]"):
+        TrainConfig.from_dict({"lr": 1})
+
+
+def test_policies_and_crn_evaluation():
+    env = gym.make("splitpoker/AsiaPoker-v0")
+    seeds = hand_seeds(1, 60)
+    pols = {"random": RandomPolicy.from_env(env, seed=1), "house-way": HouseWayPolicy.from_env(env),
+            "mc-best": MonteCarloPolicy.from_env(env, samples=100, seed=1)}
+    recs = {n: run_policy(env, p, seeds) for n, p in pols.items()}
+    summary = summarize(recs)
+    assert summary["house-way"]["house_way_agreement"] == 1.0
+    assert summary["house-way"]["diff_vs_house_way"] == 0.0
+    assert summary["mc-best"]["foul_rate"] == 0.0 and summary["random"]["foul_rate"] == 0.0
+    # the house-way policy bets the minimum with no bonus: reward = +-1 exactly
+    assert set(np.abs(recs["house-way"].reward)) == {1.0}
+    # common random numbers: the same hand seeds give the same dealer hands for every policy
+    again = run_policy(env, HouseWayPolicy.from_env(env), seeds)
+    assert np.array_equal(again.reward, recs["house-way"].reward)
+    with pytest.raises(ValueError, match="unknown baseline policy 'smart'"):
+        make_baseline("smart", env)
+
+
+def test_sb3_policy_wrapper_and_mean_ci(tmp_path):
+    run_dir = train(tiny(tmp_path), progress_bar=False, log=lambda m: None)
+    model, _ = load_model(run_dir / "model.zip")
+    env = gym.make("splitpoker/AsiaPokerSetting-v0")
+    pol = SB3Policy.from_env(env, model=model)
+    rec = run_policy(env, pol, hand_seeds(0, 20))
+    assert rec.fouled.sum() == 0
+    m, ci = mean_ci(np.array([1.0, -1.0, 1.0, -1.0]))
+    assert m == 0.0 and ci == pytest.approx(1.959963984540054 * np.std([1, -1, 1, -1], ddof=1) / 2)
+
+
+def test_evaluate_script_and_demo(tmp_path, capsys):
+    import importlib.util
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    sys.path.insert(0, str(root / "scripts"))
+    spec = importlib.util.spec_from_file_location("demo", root / "scripts" / "demo.py")
+    demo = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(demo)
+    assert demo.main(["--timesteps", "256", "--hands", "40", "--log-dir", str(tmp_path), "--no-progress"]) == 0
+    out = capsys.readouterr().out
+    assert "tensorboard --logdir" in out and "learned policy" in out
+    run_dir = next(tmp_path.glob("demo__*"))
+    res = json.loads((run_dir / "evaluation.json").read_text())
+    assert set(res["policies"]) == {"learned", "random", "house-way"} and res["hands"] == 40
+    assert (run_dir / "evaluation.png").stat().st_size > 1000
+    import evaluate
+
+    assert evaluate.main(["--model", "nope.zip"]) == 2
+    assert evaluate.main(["--model", "house-way", "--hands", "0"]) == 2
