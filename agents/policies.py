@@ -100,6 +100,31 @@ class MonteCarloPolicy(Policy):
         return int(np.argmax(mean))
 
 
+class OptimalPolicy(Policy):
+    """The exactly optimal setting against the house-way dealer (:mod:`agents.exact`): the highest
+    exact EV over all 53,524,680 dealer hands. Ties (equal exact counts) go to the house-way
+    setting when it is among the optimal ones, else to the lowest setting index. Needs the
+    dealer table (built and cached on first use, about a minute)."""
+
+    name = "optimal"
+
+    def __init__(self, *, solver=None, **kw):
+        super().__init__(**kw)
+        self._solver = solver
+
+    @property
+    def solver(self):
+        if self._solver is None:
+            from .exact import ExactSolver
+
+            self._solver = ExactSolver(self.game)
+        return self._solver
+
+    def choose_setting(self, hand, legal):
+        result = self.solver.solve(hand)
+        return result.best(prefer=self.game.house_way(hand).setting)
+
+
 class SB3Policy(Policy):
     """A trained stable-baselines3 / sb3-contrib model behind the same interface."""
 
@@ -121,7 +146,7 @@ class SB3Policy(Policy):
         return int(a)
 
 
-BASELINES = {"random": RandomPolicy, "house-way": HouseWayPolicy, "mc-best": MonteCarloPolicy}
+BASELINES = {"random": RandomPolicy, "house-way": HouseWayPolicy, "mc-best": MonteCarloPolicy, "optimal": OptimalPolicy}
 
 
 def make_baseline(name: str, env, **kwargs) -> Policy:

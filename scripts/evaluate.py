@@ -22,20 +22,25 @@ from pathlib import Path
 import gymnasium as gym
 
 import envs  # noqa: F401  (registers the ids)
-from agents.evaluation import bar_plot, format_table, hand_seeds, run_policy, summarize
+from agents.evaluation import bar_plot, format_regret_table, format_table, hand_seeds, regret_summary, run_policy, summarize
 from agents.policies import BASELINES, SB3Policy, make_baseline
 from agents.training import load_model
 
 
 def parse_args(argv=None):
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--model", action="append", default=[], metavar="PATH|random|house-way|mc-best",
+    p.add_argument("--model", action="append", default=[], metavar="PATH|random|house-way|mc-best|optimal",
                    help="a policy to evaluate (repeatable): a saved model .zip or a baseline name")
     p.add_argument("--env", help="environment id (default: the model's, else splitpoker/AsiaPokerSetting-v0)")
     p.add_argument("--env-kwargs", default="{}", help="JSON of environment config overrides (default: the model's)")
     p.add_argument("--hands", type=int, default=2000, help="number of hands (default 2000)")
     p.add_argument("--seed", type=int, default=0, help="seed of the hand sample (default 0)")
     p.add_argument("--mc-samples", type=int, default=300, help="dealer hands per decision for mc-best (default 300)")
+    p.add_argument("--regret", action="store_true",
+                   help="also report each policy's exact regret vs optimal play (exact solver; builds the dealer "
+                        "table on first use, ~1 min; ~0.2 s per hand)")
+    p.add_argument("--regret-hands", type=int, default=1000,
+                   help="hands (the first of the sample) for --regret (default 1000)")
     p.add_argument("--json", action="store_true", help="print one JSON object instead of the table")
     p.add_argument("--plot", help="write a bar chart with 95%% error bars to this PNG")
     p.add_argument("--out", help="also write the JSON result to this file")
@@ -79,8 +84,8 @@ def build(args):
 
 def main(argv=None) -> int:
     args = parse_args(argv)
-    if args.hands < 1:
-        print(f"error: --hands {args.hands}: expected a positive number", file=sys.stderr)
+    if args.hands < 1 or args.regret_hands < 1:
+        print(f"error: --hands {args.hands} / --regret-hands {args.regret_hands}: expected positive numbers", file=sys.stderr)
         return 2
     try:
         env_id, env_kwargs, env, policies = build(args)
@@ -99,9 +104,22 @@ def main(argv=None) -> int:
     summary = summarize(records)
     result = {"env": env_id, "env_kwargs": env_kwargs, "hands": args.hands, "seed": args.seed,
               "unit_chips": env.unwrapped.config.unit, "policies": summary, "seconds": timing}
+    if args.regret:
+        from agents.exact import ExactSolver
+
+        first = next(iter(policies.values()))
+        solver = ExactSolver(first.game, log=lambda m: print(m, file=sys.stderr))
+        n = min(args.regret_hands, args.hands)
+        with tqdm(total=n, desc="exact regret", unit="hand", disable=None, file=sys.stderr, leave=False) as bar:
+            result["regret"] = regret_summary(records, solver, n, progress=bar.update)
     if args.plot:
         bar_plot(summary, args.plot, f"{env_id}: {args.hands} hands, seed {args.seed}")
         result["plot"] = args.plot
+        if args.regret:
+            rplot = str(Path(args.plot).with_name(Path(args.plot).stem + "_regret.png"))
+            bar_plot(result["regret"], rplot, f"{env_id}: exact regret, {result['regret']['optimal']['hands']} hands",
+                     key="mean_regret", ci_key="regret_ci95", ylabel="exact regret per hand (units wagered)")
+            result["regret_plot"] = rplot
     if args.out:
         Path(args.out).write_text(json.dumps(result, indent=1, default=str))
     if args.json:
@@ -109,8 +127,12 @@ def main(argv=None) -> int:
     else:
         print(f"{env_id}  ({args.hands} hands, seed {args.seed}, same cards for every policy)")
         print(format_table(summary, unit=f"table minimums (${env.unwrapped.config.unit:g})"))
+        if args.regret:
+            print()
+            print(f"exact regret against optimal play ({result['regret']['optimal']['hands']} hands):")
+            print(format_regret_table(result["regret"]))
         if args.plot:
-            print(f"plot: {args.plot}")
+            print(f"plot: {args.plot}" + (f", {result['regret_plot']}" if args.regret else ""))
     return 0
 
 

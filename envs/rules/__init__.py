@@ -14,15 +14,24 @@ import os as _os
 from pathlib import Path as _Path
 
 
+def _digest(paths, root) -> str:
+    digest = _hashlib.sha256()
+    for path in sorted(paths):
+        digest.update(str(path.relative_to(root)).encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+#: Hash of the rules core's sources: part of the cache key of anything computed from the rules
+#: (dealer tables), so a changed rule or house way never reuses a stale table.
+RULES_SOURCE_DIGEST = _digest(_Path(__file__).resolve().parent.glob("*.py"), _Path(__file__).resolve().parent)
+
+
 def _configure_numba_cache() -> str:
     from . import cache as _cache
 
     package = _Path(__file__).resolve().parent.parent  # envs/
-    digest = _hashlib.sha256()
-    for path in sorted(package.rglob("*.py")):
-        digest.update(str(path.relative_to(package)).encode())
-        digest.update(path.read_bytes())
-    directory = _cache.cache_dir() / "numba" / digest.hexdigest()[:16]
+    directory = _cache.cache_dir() / "numba" / _digest(package.rglob("*.py"), package)
     _os.environ["NUMBA_CACHE_DIR"] = str(directory)
     import numba
 

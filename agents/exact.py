@@ -1,0 +1,280 @@
+"""Exact expected value of every setting of a hand against the house-way dealer.
+
+For the player's seven cards, every one of the C(46, 7) = 53,524,680 dealer hands from the other
+46 cards is equally likely. Method (docs/exact_solver.md):
+
+1. One pass over all dealer hands (nested loops over the 46-card pool, colex index updated
+   incrementally) reads each hand's outcome class from the dealer table
+   (:mod:`agents.dealer_table`) and histograms it. No house way runs here.
+2. Prefix sums over the histogram give, for every setting at once, how many dealer hands it beats:
+   Asia Poker — with ``N(h,m)`` the dealer hands whose high and medium hands are both strictly
+   below the player's (and so on), the hands won two or three times are
+   ``N(h,m) + N(h,l) + N(m,l) - 2 N(h,m,l)``; EV = (2 wins - N) / N.
+   Pai Gow Poker — ``W = N(back<, front<)``, losses ``L = N - N(back<) - N(front<) + W`` (copies
+   go to the dealer), pushes ``N - W - L``; EV = ((1 - commission) W - L) / N.
+3. Fouled settings have EV -1.
+
+Counts are exact integers, so every EV is an exact rational over N (``Fraction`` available).
+The pool may be any subset of the unseen cards (tests use small pools against brute force).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from fractions import Fraction
+
+import numba
+import numpy as np
+from numba import njit, prange
+
+from envs.rules.asia import asia_hands_won, asia_setting_ranks
+from envs.rules.combinatorics import BINOM
+from envs.rules.game import Game
+from envs.rules.house_way import house_way
+from envs.rules.paigow import paigow_hands_won, paigow_setting_ranks
+
+from .dealer_table import N_LOW, N_MEDIUM, dealer_table, n_classes
+
+
+@njit(cache=True)
+def _histogram_from(table, pool, i6_lo, i6_hi, hist):
+    """Add the outcome classes of every 7-card hand of ``pool`` whose largest card is
+    ``pool[i6]`` for ``i6`` in [i6_lo, i6_hi) to ``hist``."""
+    for i6 in range(max(i6_lo, 6), i6_hi):
+        b6 = BINOM[pool[i6], 7]
+        for i5 in range(5, i6):
+            b5 = b6 + BINOM[pool[i5], 6]
+            for i4 in range(4, i5):
+                b4 = b5 + BINOM[pool[i4], 5]
+                for i3 in range(3, i4):
+                    b3 = b4 + BINOM[pool[i3], 4]
+                    for i2 in range(2, i3):
+                        b2 = b3 + BINOM[pool[i2], 3]
+                        for i1 in range(1, i2):
+                            b1 = b2 + BINOM[pool[i1], 2]
+                            for i0 in range(i1):
+                                hist[table[b1 + pool[i0]]] += 1
+
+
+@njit(cache=True, parallel=True)
+def _histogram_parallel(table, pool, tasks, hists):
+    """Tasks are (i6, i5) pairs of the two largest pool positions; one histogram per thread."""
+    for k in prange(tasks.shape[0]):
+        h = hists[numba.get_thread_id()]
+        i6 = tasks[k, 0]
+        i5 = tasks[k, 1]
+        b5 = BINOM[pool[i6], 7] + BINOM[pool[i5], 6]
+        for i4 in range(4, i5):
+            b4 = b5 + BINOM[pool[i4], 5]
+            for i3 in range(3, i4):
+                b3 = b4 + BINOM[pool[i3], 4]
+                for i2 in range(2, i3):
+                    b2 = b3 + BINOM[pool[i2], 3]
+                    for i1 in range(1, i2):
+                        b1 = b2 + BINOM[pool[i1], 2]
+                        for i0 in range(i1):
+                            h[table[b1 + pool[i0]]] += 1
+
+
+def _pool_tasks(n: int) -> np.ndarray:
+    tasks = [(i6, i5) for i6 in range(6, n) for i5 in range(5, i6)]
+    tasks.sort(key=lambda t: -int(BINOM[t[1], 5]))
+    return np.array(tasks, dtype=np.int64).reshape(-1, 2)
+
+
+@dataclass(frozen=True)
+class ExactResult:
+    """Exact outcome counts of every setting of one hand.
+
+    Attributes:
+        cards: the player's seven cards, sorted.
+        n_dealer_hands: N, the number of dealer hands (C(46, 7) for the full pool).
+        wins, pushes, losses: ``int64[n_settings]`` dealer hands each setting wins, pushes, loses
+            (Asia: pushes are 0; fouled settings: all losses).
+        fouled: ``bool[n_settings]``.
+        ev: ``float64[n_settings]`` expected main-bet result per unit wagered.
+        commission: the commission used for the Pai Gow EV (0 for Asia).
+    """
+
+    game: str
+    style: str
+    cards: np.ndarray
+    n_dealer_hands: int
+    wins: np.ndarray
+    pushes: np.ndarray
+    losses: np.ndarray
+    fouled: np.ndarray
+    ev: np.ndarray
+    commission: float
+
+    def ev_fraction(self, s: int) -> Fraction:
+        """EV of setting ``s`` as an exact rational (commission taken as its decimal value)."""
+        c = Fraction(str(self.commission))
+        return ((1 - c) * int(self.wins[s]) - int(self.losses[s])) / self.n_dealer_hands if self.game == "paigow" \
+            else Fraction(int(self.wins[s]) - int(self.losses[s]), self.n_dealer_hands)
+
+    def optimal_settings(self) -> np.ndarray:
+        """All settings with the maximal EV (compared exactly, by integer counts)."""
+        key = self._exact_key()
+        return np.flatnonzero(key == key.max())
+
+    def _exact_key(self) -> np.ndarray:
+        if self.game == "asia":
+            return self.wins - self.losses
+        # (1 - c) W - L compared exactly with c as a rational p/q: q W - p W - q L
+        c = Fraction(str(self.commission))
+        p, q = c.numerator, c.denominator
+        return (q - p) * self.wins - q * self.losses
+
+    def best(self, prefer: int | None = None) -> int:
+        """The optimal setting; ties go to ``prefer`` (e.g. the house way) if it is optimal,
+        else to the lowest setting index (the documented tie rule)."""
+        opt = self.optimal_settings()
+        if prefer is not None and prefer in opt:
+            return int(prefer)
+        return int(opt[0])
+
+
+class ExactSolver:
+    """Exact EVs for ``game`` (game, style, rules); holds the dealer table and scratch buffers.
+
+    ``threads``: numba threads for the pass over dealer hands (default: all)."""
+
+    def __init__(self, game: Game, table: np.ndarray | None = None, *, log=None, progress=None):
+        self.game = game
+        self.table = dealer_table(game, log=log, progress=progress) if table is None else table
+        self.n_classes = n_classes(game)
+        self._n_rank = int(game.engine.table.n_classes)
+        self._hists = None
+
+    def histogram(self, pool: np.ndarray, parallel: bool = True) -> np.ndarray:
+        pool = np.ascontiguousarray(pool, dtype=np.int64)
+        limit = self.table.shape[0]
+        if pool.size < 7:
+            raise ValueError(f"a pool of {pool.size} cards cannot deal a 7-card dealer hand")
+        if int(BINOM[int(pool.max()) + 1, 7]) > limit:
+            raise ValueError(f"pool card {int(pool.max())} lies outside this dealer table ({limit:,} hands)")
+        if parallel:
+            nt = numba.config.NUMBA_NUM_THREADS
+            if self._hists is None or self._hists.shape[0] != nt:
+                self._hists = np.zeros((nt, self.n_classes), dtype=np.int64)
+            else:
+                self._hists[:] = 0
+            old = numba.get_parallel_chunksize()
+            numba.set_parallel_chunksize(1)
+            try:
+                _histogram_parallel(self.table, pool, _pool_tasks(pool.size), self._hists)
+            finally:
+                numba.set_parallel_chunksize(old)
+            return self._hists.sum(axis=0)
+        hist = np.zeros(self.n_classes, dtype=np.int64)
+        _histogram_from(self.table, pool, 0, pool.size, hist)
+        return hist
+
+    def solve(self, cards, pool=None, parallel: bool = True) -> ExactResult:
+        """Exact counts and EVs of every setting of ``cards`` (dealer hands from ``pool``, default
+        all 46 unseen cards)."""
+        g = self.game
+        hand = g.hand(cards)
+        if pool is None:
+            pool = np.setdiff1d(np.arange(53), hand)
+        else:
+            pool = np.unique(np.asarray(pool, dtype=np.int64))
+            if np.intersect1d(pool, hand).size:
+                raise ValueError("the dealer pool overlaps the player's cards")
+        hist = self.histogram(pool, parallel)
+        n = int(hist.sum())
+        ranks, fouled = g.settings(hand)
+        if g.game == "asia":
+            h3 = hist.reshape(self._n_rank, N_MEDIUM, N_LOW)
+            P = np.zeros((self._n_rank + 1, N_MEDIUM + 1, N_LOW + 1), dtype=np.int64)
+            P[1:, 1:, 1:] = h3.cumsum(0).cumsum(1).cumsum(2)
+            ph, pm, pl = ranks[:, 0], ranks[:, 1], ranks[:, 2]
+            n_hml = P[ph, pm, pl]
+            wins = P[ph, pm, N_LOW] + P[ph, N_MEDIUM, pl] + P[self._n_rank, pm, pl] - 2 * n_hml
+            pushes = np.zeros_like(wins)
+            losses = n - wins
+            commission = 0.0
+            ev = (wins - losses) / n
+        else:
+            h2 = hist.reshape(self._n_rank, N_MEDIUM)
+            P = np.zeros((self._n_rank + 1, N_MEDIUM + 1), dtype=np.int64)
+            P[1:, 1:] = h2.cumsum(0).cumsum(1)
+            pb, pf = ranks[:, 0], ranks[:, 1]
+            wins = P[pb, pf]
+            losses = n - P[pb, N_MEDIUM] - P[self._n_rank, pf] + wins
+            pushes = n - wins - losses
+            commission = g.rules.commission
+            ev = ((1 - commission) * wins - losses) / n
+        wins = np.where(fouled, 0, wins)
+        pushes = np.where(fouled, 0, pushes)
+        losses = np.where(fouled, n, losses)
+        ev = np.where(fouled, -1.0, ev)
+        return ExactResult(g.game, g.style.value, hand, n, wins, pushes, losses, fouled, ev, float(commission))
+
+
+# ---- the naive method: the house way run for every dealer hand (reference and benchmark) -----
+
+@njit(cache=True, parallel=True)
+def naive_counts(asia, style_id, pool, rank_table, to_two, ranks, fouled, tasks, wins, pushes):
+    """Brute force: for every 7-card dealer hand of ``pool`` run the house way, then compare with
+    every non-fouled player setting. ``wins[t, s]`` / ``pushes[t, s]`` per thread ``t``."""
+    n_set = ranks.shape[0]
+    for k in prange(tasks.shape[0]):
+        t = numba.get_thread_id()
+        d = np.empty(7, dtype=np.int64)
+        i6 = tasks[k, 0]
+        i5 = tasks[k, 1]
+        d[6] = pool[i6]
+        d[5] = pool[i5]
+        for i4 in range(4, i5):
+            d[4] = pool[i4]
+            for i3 in range(3, i4):
+                d[3] = pool[i3]
+                for i2 in range(2, i3):
+                    d[2] = pool[i2]
+                    for i1 in range(1, i2):
+                        d[1] = pool[i1]
+                        for i0 in range(i1):
+                            d[0] = pool[i0]
+                            ds = house_way(style_id, d, rank_table, to_two)
+                            if asia:
+                                dh, dm, dl = asia_setting_ranks(d, ds, rank_table)
+                                for s in range(n_set):
+                                    if not fouled[s] and asia_hands_won(ranks[s, 0], ranks[s, 1], ranks[s, 2], dh, dm, dl) >= 2:
+                                        wins[t, s] += 1
+                            else:
+                                db, df = paigow_setting_ranks(d, ds, rank_table)
+                                for s in range(n_set):
+                                    if not fouled[s]:
+                                        won = paigow_hands_won(ranks[s, 0], ranks[s, 1], db, df)
+                                        if won == 2:
+                                            wins[t, s] += 1
+                                        elif won == 1:
+                                            pushes[t, s] += 1
+
+
+def solve_naive(game: Game, cards, pool=None) -> ExactResult:
+    """:class:`ExactResult` by brute force (the house way for every dealer hand; no table)."""
+    hand = game.hand(cards)
+    pool = np.setdiff1d(np.arange(53), hand) if pool is None else np.unique(np.asarray(pool, dtype=np.int64))
+    ranks, fouled = game.settings(hand)
+    nt = numba.config.NUMBA_NUM_THREADS
+    wins = np.zeros((nt, game.n_settings), dtype=np.int64)
+    pushes = np.zeros((nt, game.n_settings), dtype=np.int64)
+    old = numba.get_parallel_chunksize()
+    numba.set_parallel_chunksize(1)
+    try:
+        naive_counts(game.game == "asia", game.style_id, pool, game.rank_table, game.to_two, ranks, fouled,
+                     _pool_tasks(pool.size), wins, pushes)
+    finally:
+        numba.set_parallel_chunksize(old)
+    n = math.comb(pool.size, 7)
+    w = wins.sum(axis=0)
+    p = pushes.sum(axis=0)
+    losses = n - w - p
+    c = float(getattr(game.rules, "commission", 0.0)) if game.game == "paigow" else 0.0
+    ev = np.where(fouled, -1.0, ((1 - c) * w - losses) / n if game.game == "paigow" else (w - losses) / n)
+    return ExactResult(game.game, game.style.value, hand, n, w, p, losses, fouled, ev, c)
+
