@@ -37,44 +37,34 @@ from envs.rules.paigow import paigow_hands_won, paigow_setting_ranks
 from .dealer_table import N_LOW, N_MEDIUM, dealer_table, n_classes
 
 
+@njit(cache=True, inline="always")
+def _histogram_task(table, pool, i6, i5, hist):
+    """Add to ``hist`` the outcome class of every 7-card hand of ``pool`` whose two largest cards
+    are ``pool[i6]`` and ``pool[i5]`` (colex index updated incrementally, loop by loop)."""
+    b5 = BINOM[pool[i6], 7] + BINOM[pool[i5], 6]
+    for i4 in range(4, i5):
+        b4 = b5 + BINOM[pool[i4], 5]
+        for i3 in range(3, i4):
+            b3 = b4 + BINOM[pool[i3], 4]
+            for i2 in range(2, i3):
+                b2 = b3 + BINOM[pool[i2], 3]
+                for i1 in range(1, i2):
+                    b1 = b2 + BINOM[pool[i1], 2]
+                    for i0 in range(i1):
+                        hist[table[b1 + pool[i0]]] += 1
+
+
 @njit(cache=True)
-def _histogram_from(table, pool, i6_lo, i6_hi, hist):
-    """Add the outcome classes of every 7-card hand of ``pool`` whose largest card is
-    ``pool[i6]`` for ``i6`` in [i6_lo, i6_hi) to ``hist``."""
-    for i6 in range(max(i6_lo, 6), i6_hi):
-        b6 = BINOM[pool[i6], 7]
-        for i5 in range(5, i6):
-            b5 = b6 + BINOM[pool[i5], 6]
-            for i4 in range(4, i5):
-                b4 = b5 + BINOM[pool[i4], 5]
-                for i3 in range(3, i4):
-                    b3 = b4 + BINOM[pool[i3], 4]
-                    for i2 in range(2, i3):
-                        b2 = b3 + BINOM[pool[i2], 3]
-                        for i1 in range(1, i2):
-                            b1 = b2 + BINOM[pool[i1], 2]
-                            for i0 in range(i1):
-                                hist[table[b1 + pool[i0]]] += 1
+def _histogram_serial(table, pool, tasks, hist):
+    for k in range(tasks.shape[0]):
+        _histogram_task(table, pool, tasks[k, 0], tasks[k, 1], hist)
 
 
 @njit(cache=True, parallel=True)
 def _histogram_parallel(table, pool, tasks, hists):
     """Tasks are (i6, i5) pairs of the two largest pool positions; one histogram per thread."""
     for k in prange(tasks.shape[0]):
-        h = hists[numba.get_thread_id()]
-        i6 = tasks[k, 0]
-        i5 = tasks[k, 1]
-        b5 = BINOM[pool[i6], 7] + BINOM[pool[i5], 6]
-        for i4 in range(4, i5):
-            b4 = b5 + BINOM[pool[i4], 5]
-            for i3 in range(3, i4):
-                b3 = b4 + BINOM[pool[i3], 4]
-                for i2 in range(2, i3):
-                    b2 = b3 + BINOM[pool[i2], 3]
-                    for i1 in range(1, i2):
-                        b1 = b2 + BINOM[pool[i1], 2]
-                        for i0 in range(i1):
-                            h[table[b1 + pool[i0]]] += 1
+        _histogram_task(table, pool, tasks[k, 0], tasks[k, 1], hists[numba.get_thread_id()])
 
 
 def _pool_tasks(n: int) -> np.ndarray:
@@ -169,7 +159,7 @@ class ExactSolver:
                 numba.set_parallel_chunksize(old)
             return self._hists.sum(axis=0)
         hist = np.zeros(self.n_classes, dtype=np.int64)
-        _histogram_from(self.table, pool, 0, pool.size, hist)
+        _histogram_serial(self.table, pool, _pool_tasks(pool.size), hist)
         return hist
 
     def solve(self, cards, pool=None, parallel: bool = True) -> ExactResult:

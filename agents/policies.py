@@ -46,7 +46,7 @@ class Policy:
         if obs.ndim == 1:
             return np.int64(self.act(obs, action_masks)), None
         masks = action_masks if action_masks is not None else [None] * len(obs)
-        return np.array([self.act(o, m) for o, m in zip(obs, masks)], dtype=np.int64), None
+        return np.array([self.act(o, m) for o, m in zip(obs, masks, strict=True)], dtype=np.int64), None
 
     def bet(self, obs, mask) -> int:
         """Table minimum, no bonus (the first bet action)."""

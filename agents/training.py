@@ -162,7 +162,7 @@ def metrics_callback():
             self.sums = {"reward": 0.0, "fouled": 0.0, "agree": 0.0, "bonus": 0.0, "invalid": 0.0}
 
         def _on_step(self) -> bool:
-            for done, info in zip(self.locals["dones"], self.locals["infos"]):
+            for done, info in zip(self.locals["dones"], self.locals["infos"], strict=True):
                 if not done:
                     continue
                 self.n += 1

@@ -2,18 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 
 from .base import SplitHandEnv
 from .config import AsiaPokerConfig
 from .rules.asia import HIGH_POS, LOW_POS, MEDIUM_POS, N_ASIA_SETTINGS
-from .rules.bonus import features_sorted
-from .rules.cards import format_card, format_cards
+from .rules.cards import format_card
 from .rules.categories import HandCategory
-from .rules.house_way import HouseWayStyle
-from .rules.rank_tables import asia_high_table, paigow_back_table
+from .rules.rank_tables import asia_high_table
 from .rules.rounds import asia_round_start, asia_settle
 
 
@@ -104,12 +100,9 @@ class AsiaPokerEnv(SplitHandEnv):
     def __init__(self, config: AsiaPokerConfig | dict | None = None, *, betting: bool = True,
                  render_mode: str | None = None, **overrides):
         super().__init__(config, betting=betting, render_mode=render_mode, **overrides)
-        table = asia_high_table(self.config.rules)
-        self._table = table
-        self._high_rank = table.rank
-        self._high_to_two = table.class_to_two.astype(np.int64)
-        self._style_id = HouseWayStyle.parse(self.config.house_way).style_id
-        self._paytable = self.config.bonus_paytable
+
+    def _rank_table(self, rules):
+        return asia_high_table(rules)
 
     def _bet_levels(self):
         return self.config.ante_levels, self.config.bonus_levels
@@ -120,28 +113,17 @@ class AsiaPokerEnv(SplitHandEnv):
     def _fixed_wager(self):
         return float(self.config.setting_ante)
 
-    def _start_round(self, seed: int) -> int:
-        return asia_round_start(seed, self._style_id, self._high_rank, self._high_to_two,
-                                self.player, self.dealers, self.ranks, self.fouled)
+    def _bonus_paytable(self):
+        return self.config.bonus_paytable
 
-    def _settle(self, setting: int) -> dict[str, Any]:
+    def _start_round(self, seed: int) -> int:
+        return asia_round_start(seed, self._style_id, self._rank, self._to_two, self.player, self.dealers,
+                                self.ranks, self.fouled)
+
+    def _main_result(self, setting: int, fouled: bool) -> float:
         ph, pm, pl = self.ranks[setting]
-        fouled = bool(self.fouled[setting])
-        mean = asia_settle(ph, pm, pl, fouled, self.dealers, self._style_id, self._high_rank,
-                           self._high_to_two, self._dealer_settings, self._dealer_won)
-        main_chips = self.main_wager * mean
-        bonus_chips, line = 0.0, None
-        if self.bonus_wager > 0:
-            code = features_sorted(self.player, paigow_back_table().category)
-            bonus_chips, line = self._paytable.settle(code, self.bonus_wager)
-        return {
-            "setting": int(setting), "fouled": fouled, "hands_won": int(self._dealer_won[0]),
-            "main_result": float(mean), "main_chips": float(main_chips), "bonus_chips": float(bonus_chips),
-            "bonus_line": None if line is None else line.key, "net_chips": float(main_chips + bonus_chips),
-            "dealer_cards": format_cards(self.dealers[0]), "dealer_setting": int(self._dealer_settings[0]),
-            "agrees_with_house_way": int(setting) == self.house_way_setting,
-            "main_wager": self.main_wager, "bonus_wager": self.bonus_wager,
-        }
+        return asia_settle(ph, pm, pl, fouled, self.dealers, self._style_id, self._rank, self._to_two,
+                           self._dealer_settings, self._dealer_won)
 
     def _describe(self, cards, setting: int) -> str:
         hand = np.asarray(cards)

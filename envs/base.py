@@ -14,7 +14,10 @@ import numpy as np
 from gymnasium import spaces
 
 from .observation import OBS_SIZE, fill_observation
+from .rules.bonus import features_sorted
 from .rules.cards import format_cards
+from .rules.house_way import HouseWayStyle
+from .rules.rank_tables import paigow_back_table
 
 
 class Phase(IntEnum):
@@ -78,8 +81,18 @@ class SplitHandEnv(gym.Env):
         self.house_way_setting = -1
         self.last_outcome: dict[str, Any] | None = None
 
+        table = self._rank_table(self.config.rules)
+        self._table = table
+        self._rank = table.rank
+        self._to_two = table.class_to_two.astype(np.int64)
+        self._style_id = HouseWayStyle.parse(self.config.house_way).style_id
+
     # ---- subclass hooks -------------------------------------------------------------------
     ranks_width = 0
+
+    def _rank_table(self, rules):
+        """The hand-rank table the game's settings are valued with."""
+        raise NotImplementedError
 
     def _bet_levels(self):
         raise NotImplementedError
@@ -90,14 +103,38 @@ class SplitHandEnv(gym.Env):
     def _fixed_wager(self) -> float:
         raise NotImplementedError
 
-    def _start_round(self, seed: int) -> int:
+    def _bonus_paytable(self):
         raise NotImplementedError
 
-    def _settle(self, setting: int) -> dict[str, Any]:
+    def _start_round(self, seed: int) -> int:
+        """Deal (numba), fill ``player``, ``dealers``, ``ranks``, ``fouled``; return the house-way
+        setting of the player's cards."""
+        raise NotImplementedError
+
+    def _main_result(self, setting: int, fouled: bool) -> float:
+        """Mean main-bet result per unit against the dealer hands (numba); fills
+        ``_dealer_settings`` and ``_dealer_won``."""
         raise NotImplementedError
 
     def _describe(self, cards, setting: int) -> str:
         raise NotImplementedError
+
+    def _settle(self, setting: int) -> dict[str, Any]:
+        fouled = bool(self.fouled[setting])
+        mean = self._main_result(setting, fouled)
+        main_chips = self.main_wager * mean
+        bonus_chips, line = 0.0, None
+        if self.bonus_wager > 0:
+            code = features_sorted(self.player, paigow_back_table().category)
+            bonus_chips, line = self._bonus_paytable().settle(code, self.bonus_wager)
+        return {
+            "setting": int(setting), "fouled": fouled, "hands_won": int(self._dealer_won[0]),
+            "main_result": float(mean), "main_chips": float(main_chips), "bonus_chips": float(bonus_chips),
+            "bonus_line": None if line is None else line.key, "net_chips": float(main_chips + bonus_chips),
+            "dealer_cards": format_cards(self.dealers[0]), "dealer_setting": int(self._dealer_settings[0]),
+            "agrees_with_house_way": int(setting) == self.house_way_setting,
+            "main_wager": self.main_wager, "bonus_wager": self.bonus_wager,
+        }
 
     # ---- gymnasium API --------------------------------------------------------------------
     def reset(self, *, seed: int | None = None, options: dict | None = None):

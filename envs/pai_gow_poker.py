@@ -2,15 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 
 from .base import SplitHandEnv
 from .config import PaiGowPokerConfig
-from .rules.bonus import features_sorted
-from .rules.cards import format_card, format_cards
-from .rules.house_way import HouseWayStyle
+from .rules.cards import format_card
 from .rules.paigow import BACK_POS, FRONT_POS, N_PAIGOW_SETTINGS
 from .rules.rank_tables import paigow_back_table
 from .rules.rounds import paigow_round_start, paigow_settle
@@ -66,12 +62,9 @@ class PaiGowPokerEnv(SplitHandEnv):
     def __init__(self, config: PaiGowPokerConfig | dict | None = None, *, betting: bool = True,
                  render_mode: str | None = None, **overrides):
         super().__init__(config, betting=betting, render_mode=render_mode, **overrides)
-        table = paigow_back_table(self.config.rules)
-        self._table = table
-        self._back_rank = table.rank
-        self._back_to_two = table.class_to_two.astype(np.int64)
-        self._style_id = HouseWayStyle.parse(self.config.house_way).style_id
-        self._paytable = self.config.fortune_paytable
+
+    def _rank_table(self, rules):
+        return paigow_back_table(rules)
 
     def _bet_levels(self):
         return self.config.wager_levels, self.config.fortune_levels
@@ -82,28 +75,17 @@ class PaiGowPokerEnv(SplitHandEnv):
     def _fixed_wager(self):
         return float(self.config.setting_wager)
 
-    def _start_round(self, seed: int) -> int:
-        return paigow_round_start(seed, self._style_id, self._back_rank, self._back_to_two,
-                                  self.player, self.dealers, self.ranks, self.fouled)
+    def _bonus_paytable(self):
+        return self.config.fortune_paytable
 
-    def _settle(self, setting: int) -> dict[str, Any]:
+    def _start_round(self, seed: int) -> int:
+        return paigow_round_start(seed, self._style_id, self._rank, self._to_two, self.player, self.dealers,
+                                  self.ranks, self.fouled)
+
+    def _main_result(self, setting: int, fouled: bool) -> float:
         pb, pf = self.ranks[setting]
-        fouled = bool(self.fouled[setting])
-        mean = paigow_settle(pb, pf, fouled, self.dealers, self._style_id, self._back_rank, self._back_to_two,
+        return paigow_settle(pb, pf, fouled, self.dealers, self._style_id, self._rank, self._to_two,
                              self.config.rules.commission, self._dealer_settings, self._dealer_won)
-        main_chips = self.main_wager * mean
-        bonus_chips, line = 0.0, None
-        if self.bonus_wager > 0:
-            code = features_sorted(self.player, paigow_back_table().category)
-            bonus_chips, line = self._paytable.settle(code, self.bonus_wager)
-        return {
-            "setting": int(setting), "fouled": fouled, "hands_won": int(self._dealer_won[0]),
-            "main_result": float(mean), "main_chips": float(main_chips), "bonus_chips": float(bonus_chips),
-            "bonus_line": None if line is None else line.key, "net_chips": float(main_chips + bonus_chips),
-            "dealer_cards": format_cards(self.dealers[0]), "dealer_setting": int(self._dealer_settings[0]),
-            "agrees_with_house_way": int(setting) == self.house_way_setting,
-            "main_wager": self.main_wager, "bonus_wager": self.bonus_wager,
-        }
 
     def _describe(self, cards, setting: int) -> str:
         hand = np.asarray(cards)

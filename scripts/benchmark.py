@@ -41,11 +41,11 @@ def _timeit(fn, min_seconds: float) -> tuple[int, float]:
 
 
 def bench_rules(args) -> dict:
+    from numba import njit
+
     from envs.rules.house_way_batch import random_hands
     from envs.rules.rank_tables import asia_high_table, paigow_back_table
     from envs.rules.rounds import asia_settings_table, paigow_settings_table
-
-    from numba import njit
 
     @njit(cache=False)
     def rank_all(hands, table, to_two, asia, ranks_a, fouled_a, ranks_p, fouled_p):

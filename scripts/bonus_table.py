@@ -48,7 +48,7 @@ def load_table(args) -> PayTable:
 def print_table(rep: dict, seconds: float) -> None:
     print(f"{rep['paytable']} ({rep['game']}, {rep['kind']}): {rep['source']}")
     print(f"{'line':<48} {'combinations':>14} {'probability':>12} {'pays':>7} {'return':>10}")
-    for key, ln in rep["lines"].items():
+    for ln in rep["lines"].values():
         print(f"{ln['label'][:48]:<48} {ln['combinations']:>14,} {ln['probability']:>12.4e} "
               f"{ln['pays']:>7g} {ln['return']:>10.6f}")
     if rep["kind"] == "odds":

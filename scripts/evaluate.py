@@ -22,7 +22,15 @@ from pathlib import Path
 import gymnasium as gym
 
 import envs  # noqa: F401  (registers the ids)
-from agents.evaluation import bar_plot, format_regret_table, format_table, hand_seeds, regret_summary, run_policy, summarize
+from agents.evaluation import (
+    bar_plot,
+    format_regret_table,
+    format_table,
+    hand_seeds,
+    regret_summary,
+    run_policy,
+    summarize,
+)
 from agents.policies import BASELINES, SB3Policy, make_baseline
 from agents.training import load_model
 

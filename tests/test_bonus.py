@@ -4,7 +4,14 @@ enumeration pinned to published and hand-derived counts."""
 import numpy as np
 import pytest
 
-from envs.rules.bonus import BonusFlag, best_category, bonus_features, cached_feature_histogram, feature_flags, paytable_report
+from envs.rules.bonus import (
+    BonusFlag,
+    best_category,
+    bonus_features,
+    cached_feature_histogram,
+    feature_flags,
+    paytable_report,
+)
 from envs.rules.cards import parse_cards
 from envs.rules.categories import HandCategory as H
 from envs.rules.paytables import ENVY, FORTUNE, SEED_000, PayTable, get_paytable

@@ -72,7 +72,7 @@ def simulate(game: Game, n_rounds: int, seed: int = 0, progress=None, chunk: int
         if progress is not None:
             progress(n)
     seconds = time.perf_counter() - t0
-    w, p, l = (int(x) for x in outcomes.sum(axis=0))
+    w, p, lost = (int(x) for x in outcomes.sum(axis=0))
     s, s2 = sums.sum(axis=0)
     mean = s / n_rounds
     var = max(s2 / n_rounds - mean * mean, 0.0) * n_rounds / max(n_rounds - 1, 1)
@@ -80,7 +80,7 @@ def simulate(game: Game, n_rounds: int, seed: int = 0, progress=None, chunk: int
     return {
         "game": game.game, "style": game.style.value, "rules_options": repr(game.rules),
         "rounds": int(n_rounds), "seed": seed,
-        "win_rate": w / n_rounds, "push_rate": p / n_rounds, "loss_rate": l / n_rounds,
+        "win_rate": w / n_rounds, "push_rate": p / n_rounds, "loss_rate": lost / n_rounds,
         "player_edge": mean, "player_edge_ci95": [mean - half, mean + half], "house_edge": -mean,
         "seconds": seconds, "rounds_per_second": n_rounds / seconds if seconds else math.nan,
     }

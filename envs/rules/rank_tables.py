@@ -51,7 +51,7 @@ The option ``ace_low_straight`` moves the ace-low straight without changing any 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 
 import numpy as np
 from numba import njit, prange
@@ -128,13 +128,13 @@ def _build(n: int, order: np.ndarray, wheel_high: bool, royal_label: bool) -> Ha
     return HandTable(n, rank, category, class_keys, class_category, class_to_two)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _asia_table(flush_beats_straight: bool, wheel_high: bool) -> HandTable:
     order = ASIA_ORDER_FLUSH_OVER_STRAIGHT if flush_beats_straight else ASIA_ORDER_STRAIGHT_OVER_FLUSH
     return _build(4, order, wheel_high, False)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _paigow_table(wheel_high: bool) -> HandTable:
     return _build(5, PAIGOW_ORDER, wheel_high, True)
 

@@ -12,10 +12,22 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .asia import N_ASIA_SETTINGS, asia_hands_won, asia_is_fouled, asia_main_result, asia_setting_ranks
+from .asia import (
+    N_ASIA_SETTINGS,
+    asia_hands_won,
+    asia_is_fouled,
+    asia_main_result,
+    asia_setting_ranks,
+)
 from .dealing import deal_from, deal_round, sort7, stream_state
 from .house_way import house_way
-from .paigow import N_PAIGOW_SETTINGS, paigow_hands_won, paigow_is_fouled, paigow_main_result, paigow_setting_ranks
+from .paigow import (
+    N_PAIGOW_SETTINGS,
+    paigow_hands_won,
+    paigow_is_fouled,
+    paigow_main_result,
+    paigow_setting_ranks,
+)
 
 
 @njit(cache=True)
