@@ -29,7 +29,7 @@ from numba import njit, prange
 
 from envs.rules import RULES_SOURCE_DIGEST
 from envs.rules.asia import asia_setting_ranks
-from envs.rules.cache import load_or_build
+from envs.rules.cache import load_or_build, prune
 from envs.rules.combinatorics import BINOM
 from envs.rules.game import Game
 from envs.rules.house_way import house_way
@@ -114,6 +114,9 @@ def dealer_table(game: Game, universe: int = 53, *, use_cache: bool = True, prog
     """The cached dealer table (built on first use; a corrupt or stale cache entry is rebuilt with
     a warning naming it). Memory-mapped, read-only."""
     name = f"dealer-{game.game}-{game.style.value}"
+    if use_cache:  # tables of older rules sources or formats can never load again: free the disk
+        prune("dealer-", lambda k: k.get("rules_source") == RULES_SOURCE_DIGEST and k.get("format") == TABLE_FORMAT,
+              log=log)
     t0 = time.perf_counter()
     arr = load_or_build(name, table_key(game, universe), lambda: build_dealer_table(game, universe, progress),
                         mmap=True, use_cache=use_cache, log=log)

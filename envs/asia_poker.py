@@ -51,7 +51,8 @@ class AsiaPokerEnv(SplitHandEnv):
     and lose the ante.
 
     ## Observation Space
-    ``Box(0, 1, (202,), float32)``, layout in :mod:`envs.observation`:
+    ``Box(0, 1, (202,), float32)`` (517 with ``observe_settings=True``), layout in
+    :mod:`envs.observation`:
 
     ==========  =====  ====================================================================
     index       size   meaning
@@ -64,6 +65,7 @@ class AsiaPokerEnv(SplitHandEnv):
     197-199     3      phase one-hot: bet, set, done
     200         1      ante / ante_max
     201         1      bonus wager / bonus_max
+    202-516     315    (``observe_settings``) per setting: high rank / 2534, medium / 90, low / 12
     ==========  =====  ====================================================================
 
     ## Rewards
@@ -86,7 +88,7 @@ class AsiaPokerEnv(SplitHandEnv):
     render_mode=None | "ansi" | "human", **fields)`` — any :class:`envs.config.AsiaPokerConfig`
     field as a keyword (``house_way``, ``rules``, ``bonus_paytable``, ``ante_levels``,
     ``bonus_levels``, ``mask_fouls``, ``allow_house_way_action``, ``dealer_samples``,
-    ``invalid_action``, ``reward_unit``, …).
+    ``invalid_action``, ``reward_unit``, ``observe_settings``, …).
 
     ## Version History
     * v0: initial release.

@@ -63,7 +63,8 @@ class SplitHandEnv(gym.Env):
         self.house_way_action = (self.setting_offset + self.n_settings) if self.config.allow_house_way_action else None
         n_actions = self.setting_offset + self.n_settings + (1 if self.config.allow_house_way_action else 0)
         self.action_space = spaces.Discrete(n_actions)
-        self.observation_space = spaces.Box(0.0, 1.0, shape=(OBS_SIZE,), dtype=np.float32)
+        self.obs_size = OBS_SIZE + (self.n_settings * self.ranks_width if self.config.observe_settings else 0)
+        self.observation_space = spaces.Box(0.0, 1.0, shape=(self.obs_size,), dtype=np.float32)
         self._main_max, self._bonus_max = self._limits()
         self._n_dealers = self.config.dealer_samples
         self.player = np.zeros(7, dtype=np.int64)
@@ -72,7 +73,7 @@ class SplitHandEnv(gym.Env):
         self.fouled = np.zeros(self.n_settings, dtype=np.bool_)
         self._dealer_settings = np.zeros(self._n_dealers, dtype=np.int64)
         self._dealer_won = np.zeros(self._n_dealers, dtype=np.int64)
-        self._obs = np.zeros(OBS_SIZE, dtype=np.float32)
+        self._obs = np.zeros(self.obs_size, dtype=np.float32)
         self._mask_bet = np.zeros(n_actions, dtype=np.bool_)
         self._mask_bet[: self.n_bet_actions] = True
         self.phase = Phase.DONE
@@ -85,6 +86,8 @@ class SplitHandEnv(gym.Env):
         self._table = table
         self._rank = table.rank
         self._to_two = table.class_to_two.astype(np.int64)
+        # observe_settings: each setting's hand values scaled to [0, 1] (rank classes, two-card 0..90, one-card 0..12)
+        self._value_scale = 1.0 / np.array([table.n_classes - 1, 90, 12][: self.ranks_width], dtype=np.float32)
         self._style_id = HouseWayStyle.parse(self.config.house_way).style_id
 
     # ---- subclass hooks -------------------------------------------------------------------
@@ -230,6 +233,12 @@ class SplitHandEnv(gym.Env):
         show = self.phase != Phase.BET
         fill_observation(self.player, show, int(self.phase), self.main_wager / self._main_max,
                          self.bonus_wager / self._bonus_max if self._bonus_max else 0.0, self._obs)
+        if self.config.observe_settings:
+            extra = self._obs[OBS_SIZE:]
+            if show:
+                extra[:] = (self.ranks * self._value_scale).ravel()
+            else:
+                extra[:] = 0.0
         return self._obs.copy()
 
     def _info(self) -> dict[str, Any]:

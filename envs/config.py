@@ -60,6 +60,7 @@ class _Common:
     invalid_action: str = "raise"
     invalid_action_penalty: float = 1.0
     reward_unit: float | None = None
+    observe_settings: bool = False
 
     def _check_common(self):
         if not isinstance(self.dealer_samples, int) or isinstance(self.dealer_samples, bool) or not 1 <= self.dealer_samples <= 1000:
@@ -68,7 +69,7 @@ class _Common:
             raise ValueError(f"invalid_action={self.invalid_action!r}: expected one of {INVALID_ACTION_MODES}")
         if self.reward_unit is not None and not float(self.reward_unit) > 0:
             raise ValueError(f"reward_unit={self.reward_unit!r}: expected a positive number of chips (or null for the table minimum)")
-        for name in ("mask_fouls", "allow_house_way_action"):
+        for name in ("mask_fouls", "allow_house_way_action", "observe_settings"):
             if not isinstance(getattr(self, name), bool):
                 raise ValueError(f"{name}={getattr(self, name)!r}: expected true or false")
 
@@ -124,6 +125,9 @@ class AsiaPokerConfig(_Common):
         invalid_action: ``raise`` (ValueError naming action and phase) or ``penalize`` (the episode
             ends with reward ``-invalid_action_penalty`` units; for algorithms that cannot mask).
         reward_unit: chips per reward unit (default: ``ante_min``, the table minimum).
+        observe_settings: append every setting's hand values to the observation (105 × 3 for
+            Asia: high rank class, medium value, low value, each scaled to [0, 1]); a feature
+            variant that spares the agent from learning hand ranking (default False).
     """
 
     house_way: str = "asia-000"
@@ -168,7 +172,8 @@ class PaiGowPokerConfig(_Common):
         wager_levels, fortune_levels: the amounts the bet phase offers.
         wager_min, wager_max, fortune_max: table limits.
         setting_wager: the fixed wager of the one-step ``PaiGowPokerSetting`` env.
-        (mask_fouls, allow_house_way_action, dealer_samples, invalid_action, reward_unit as Asia.)
+        (mask_fouls, allow_house_way_action, dealer_samples, invalid_action, reward_unit,
+        observe_settings (21 × 2 values: back rank class, front value) as Asia.)
     """
 
     house_way: str = "paigow-igw"

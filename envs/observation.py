@@ -14,7 +14,12 @@ index       size   meaning (all values in [0, 1])
 201         1      bonus (Pai Gow: Fortune) wager / its maximum
 ==========  =====  ==========================================================================
 
-During the bet phase the card fields are zero (the cards are not dealt yet).
+With ``observe_settings=True`` the environments append, for every setting ``s`` in action order,
+its hand values scaled to [0, 1] (Asia: indices ``202 + 3s .. 202 + 3s + 2`` = high rank class /
+2,534, medium value / 90, low value / 12; Pai Gow: ``202 + 2s``, ``202 + 2s + 1`` = back rank class
+/ 7,462, front value / 90): 517 values in all for Asia, 244 for Pai Gow.
+
+During the bet phase the card (and setting) fields are zero (the cards are not dealt yet).
 """
 
 from __future__ import annotations

@@ -35,7 +35,8 @@ class PaiGowPokerEnv(SplitHandEnv):
 
     ## Observation Space
     ``Box(0, 1, (202,), float32)``, the layout of :mod:`envs.observation` (index 200 = wager /
-    wager_max, 201 = Fortune wager / fortune_max).
+    wager_max, 201 = Fortune wager / fortune_max); with ``observe_settings=True`` 244 values, the
+    last 42 each setting's back rank class / 7462 and front value / 90.
 
     ## Rewards
     Net chips / ``reward_unit`` (default the table minimum, $5): wager × (1 − commission, 0 or

@@ -74,3 +74,13 @@ def test_truncated_metadata(cdir):
 def test_mmap_load(cdir):
     arr = cache.load_or_build("t", {"v": 3}, lambda: np.arange(5, dtype=np.uint8), mmap=True)
     assert isinstance(arr, np.memmap) and arr.tolist() == [0, 1, 2, 3, 4]
+
+
+def test_prune_removes_only_stale(cdir):
+    cache.save("dealer-x", {"rules_source": "old"}, np.zeros(2))
+    cache.save("dealer-x", {"rules_source": "new"}, np.ones(2))
+    (cdir / "dealer-y-broken.json").write_text("{")
+    removed = cache.prune("dealer-", lambda k: k.get("rules_source") == "new")
+    assert len(removed) == 2
+    assert np.array_equal(cache.load("dealer-x", {"rules_source": "new"}), np.ones(2))
+    assert not list(cdir.glob("dealer-y*"))

@@ -251,3 +251,19 @@ def test_config_validation_and_yaml(tmp_path):
     cfg = AsiaPokerConfig.from_yaml(p)
     assert cfg.house_way == "asia-borgata" and cfg.rules.wheel_high and cfg.ante_levels == (5.0, 25.0)
     assert AsiaPokerConfig.from_dict(cfg.to_dict()) == cfg
+
+
+@pytest.mark.parametrize("cls,size,env_id", [(AsiaPokerSettingEnv, 517, "splitpoker/AsiaPokerSetting-v0"),
+                                             (PaiGowPokerEnv, 244, "splitpoker/PaiGowPoker-v0")])
+def test_observe_settings_variant(cls, size, env_id):
+    env = cls(observe_settings=True)
+    obs, info = env.reset(seed=4)
+    assert obs.shape == (size,) and env.observation_space.contains(obs)
+    if env.betting:
+        assert not obs[OBS_SIZE:].any()  # nothing dealt to show yet
+        obs, *_ = env.step(0)
+    width = env.ranks_width
+    vals = obs[OBS_SIZE:].reshape(env.n_settings, width)
+    assert np.allclose(vals[:, 1], env.ranks[:, 1] / 90)
+    assert np.allclose(vals[:, 0], env.ranks[:, 0] / (env._table.n_classes - 1))
+    gym_check_env(gym.make(env_id, observe_settings=True, invalid_action="penalize").unwrapped)

@@ -27,11 +27,23 @@ def _digest(paths, root) -> str:
 RULES_SOURCE_DIGEST = _digest(_Path(__file__).resolve().parent.glob("*.py"), _Path(__file__).resolve().parent)
 
 
+def _prune_numba_dirs(current: _Path, keep: int = 3) -> None:
+    """Keep the current and the most recently used other numba cache directories (other checkouts
+    or versions may still use them); delete older ones."""
+    import shutil
+
+    others = [p for p in current.parent.glob("*") if p.is_dir() and p != current] if current.parent.exists() else []
+    others.sort(key=lambda p: p.stat().st_mtime, reverse=True)
+    for old in others[keep - 1:]:
+        shutil.rmtree(old, ignore_errors=True)
+
+
 def _configure_numba_cache() -> str:
     from . import cache as _cache
 
     package = _Path(__file__).resolve().parent.parent  # envs/
     directory = _cache.cache_dir() / "numba" / _digest(package.rglob("*.py"), package)
+    _prune_numba_dirs(directory)
     _os.environ["NUMBA_CACHE_DIR"] = str(directory)
     import numba
 

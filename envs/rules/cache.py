@@ -142,3 +142,29 @@ def load_or_build(name: str, key: dict[str, Any], build: Callable[[], np.ndarray
         if mmap:
             return load(name, key, directory, mmap=True)
     return arr
+
+
+def prune(prefix: str, keep: Callable[[dict[str, Any]], bool], directory: Path | None = None,
+          log: Callable[[str], None] | None = None) -> list[Path]:
+    """Delete the entries named ``prefix*`` whose key ``keep`` rejects (e.g. tables built from
+    older rules sources, which would never be loaded again). Unreadable metadata counts as stale.
+    Returns the data paths removed."""
+    d = directory or cache_dir()
+    removed = []
+    for meta_path in d.glob(f"{prefix}*.json"):
+        try:
+            key = json.loads(meta_path.read_text()).get("key", {})
+            stale = not keep(key)
+        except (OSError, json.JSONDecodeError, AttributeError):
+            stale = True
+        if stale:
+            data_path = meta_path.with_suffix(".npy")
+            for p in (data_path, meta_path):
+                try:
+                    p.unlink()
+                except FileNotFoundError:
+                    pass
+            removed.append(data_path)
+            if log is not None:
+                log(f"removed stale cache entry {data_path}")
+    return removed
