@@ -48,7 +48,9 @@ class AsiaPokerEnv(SplitHandEnv):
     An action outside the current phase's mask raises ``ValueError`` naming the action and the
     phase; ``invalid_action="penalize"`` ends the episode with reward ``-invalid_action_penalty``
     instead (for algorithms that cannot mask). With ``mask_fouls=False`` fouled settings are legal
-    and lose the ante.
+    and lose the ante. Generic checkers that step with unmasked random actions
+    (``gymnasium.utils.env_checker.check_env``, SB3's ``check_env``) need
+    ``invalid_action="penalize"``; tests/test_envs.py runs both that way on every id.
 
     ## Observation Space
     ``Box(0, 1, (202,), float32)`` (517 with ``observe_settings=True``), layout in

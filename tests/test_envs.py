@@ -63,7 +63,7 @@ def test_random_rollouts_respect_masks(env_id):
     env = gym.make(env_id)
     rng = np.random.default_rng(0)
     fouls = 0
-    for ep in range(1500):
+    for ep in range(2500):
         obs, info = env.reset(seed=ep)
         assert obs.shape == (OBS_SIZE,) and obs.dtype == np.float32
         while True:
