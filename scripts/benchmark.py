@@ -43,19 +43,20 @@ def _timeit(fn, min_seconds: float) -> tuple[int, float]:
 def bench_rules(args) -> dict:
     from numba import njit
 
+    from envs.rules.asia import asia_all_setting_ranks
     from envs.rules.house_way_batch import random_hands
+    from envs.rules.paigow import paigow_all_setting_ranks
     from envs.rules.rank_tables import asia_high_table, paigow_back_table
-    from envs.rules.rounds import asia_settings_table, paigow_settings_table
 
     @njit(cache=False)
     def rank_all(hands, table, to_two, asia, ranks_a, fouled_a, ranks_p, fouled_p):
         acc = 0
         for i in range(hands.shape[0]):
             if asia:
-                asia_settings_table(hands[i], table, to_two, ranks_a, fouled_a)
+                asia_all_setting_ranks(hands[i], table, to_two, ranks_a, fouled_a)
                 acc += ranks_a[7, 0]
             else:
-                paigow_settings_table(hands[i], table, to_two, ranks_p, fouled_p)
+                paigow_all_setting_ranks(hands[i], table, to_two, ranks_p, fouled_p)
                 acc += ranks_p[7, 0]
         return acc
 

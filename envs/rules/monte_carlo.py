@@ -12,11 +12,16 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .asia import N_ASIA_SETTINGS, asia_hands_won, asia_setting_ranks
+from .asia import N_ASIA_SETTINGS, asia_all_setting_ranks, asia_hands_won, asia_setting_ranks
 from .dealing import deal_from, sort7, stream_state
 from .house_way import house_way
-from .paigow import N_PAIGOW_SETTINGS, paigow_hands_won, paigow_main_result, paigow_setting_ranks
-from .rounds import asia_settings_table, paigow_settings_table
+from .paigow import (
+    N_PAIGOW_SETTINGS,
+    paigow_all_setting_ranks,
+    paigow_hands_won,
+    paigow_main_result,
+    paigow_setting_ranks,
+)
 
 
 @njit(cache=True)
@@ -38,7 +43,7 @@ def asia_setting_evs(hand, n_samples, seed, style_id, high_rank, high_to_two, me
     """Fill ``mean[105]`` and ``stderr[105]`` for the sorted hand (see module docstring)."""
     ranks = np.empty((N_ASIA_SETTINGS, 3), dtype=np.int64)
     fouled = np.empty(N_ASIA_SETTINGS, dtype=np.bool_)
-    asia_settings_table(hand, high_rank, high_to_two, ranks, fouled)
+    asia_all_setting_ranks(hand, high_rank, high_to_two, ranks, fouled)
     rest = _remaining(hand)
     s1 = np.zeros(N_ASIA_SETTINGS)
     dealer = np.empty(7, dtype=np.int64)
@@ -67,7 +72,7 @@ def paigow_setting_evs(hand, n_samples, seed, style_id, back_rank, back_to_two, 
     """Pai Gow counterpart of :func:`asia_setting_evs` (results 1 - commission / 0 / -1)."""
     ranks = np.empty((N_PAIGOW_SETTINGS, 2), dtype=np.int64)
     fouled = np.empty(N_PAIGOW_SETTINGS, dtype=np.bool_)
-    paigow_settings_table(hand, back_rank, back_to_two, ranks, fouled)
+    paigow_all_setting_ranks(hand, back_rank, back_to_two, ranks, fouled)
     rest = _remaining(hand)
     s1 = np.zeros(N_PAIGOW_SETTINGS)
     s2 = np.zeros(N_PAIGOW_SETTINGS)

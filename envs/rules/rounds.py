@@ -12,19 +12,12 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .asia import (
-    N_ASIA_SETTINGS,
-    asia_hands_won,
-    asia_is_fouled,
-    asia_main_result,
-    asia_setting_ranks,
-)
+from .asia import asia_all_setting_ranks, asia_hands_won, asia_main_result, asia_setting_ranks
 from .dealing import deal_from, deal_round, sort7, stream_state
 from .house_way import house_way
 from .paigow import (
-    N_PAIGOW_SETTINGS,
+    paigow_all_setting_ranks,
     paigow_hands_won,
-    paigow_is_fouled,
     paigow_main_result,
     paigow_setting_ranks,
 )
@@ -50,26 +43,6 @@ def deal_player_and_dealers(seed, n_dealers, player, dealers):
         state = deal_from(stream_state(seed, d + 1), rest, 46, 7, row)
         sort7(row, 0)
     return state
-
-
-@njit(cache=True)
-def asia_settings_table(hand, high_rank, high_to_two, ranks, fouled):
-    """``ranks[105, 3]`` and ``fouled[105]`` for the sorted hand."""
-    for s in range(N_ASIA_SETTINGS):
-        h, m, lo = asia_setting_ranks(hand, s, high_rank)
-        ranks[s, 0] = h
-        ranks[s, 1] = m
-        ranks[s, 2] = lo
-        fouled[s] = asia_is_fouled(h, m, lo, high_to_two)
-
-
-@njit(cache=True)
-def paigow_settings_table(hand, back_rank, back_to_two, ranks, fouled):
-    for s in range(N_PAIGOW_SETTINGS):
-        b, f = paigow_setting_ranks(hand, s, back_rank)
-        ranks[s, 0] = b
-        ranks[s, 1] = f
-        fouled[s] = paigow_is_fouled(b, f, back_to_two)
 
 
 @njit(cache=True)
@@ -111,12 +84,12 @@ def asia_round_start(seed, style_id, high_rank, high_to_two, player, dealers, ra
     """Deal a round and evaluate the player's 105 settings; returns the house-way setting of the
     player's own cards (for the "Play the House Way" action and for agreement metrics)."""
     deal_player_and_dealers(seed, dealers.shape[0], player, dealers)
-    asia_settings_table(player, high_rank, high_to_two, ranks, fouled)
+    asia_all_setting_ranks(player, high_rank, high_to_two, ranks, fouled)
     return house_way(style_id, player, high_rank, high_to_two)
 
 
 @njit(cache=True)
 def paigow_round_start(seed, style_id, back_rank, back_to_two, player, dealers, ranks, fouled):
     deal_player_and_dealers(seed, dealers.shape[0], player, dealers)
-    paigow_settings_table(player, back_rank, back_to_two, ranks, fouled)
+    paigow_all_setting_ranks(player, back_rank, back_to_two, ranks, fouled)
     return house_way(style_id, player, back_rank, back_to_two)
