@@ -163,8 +163,10 @@ def bar_plot(summary: dict[str, dict], path: str, title: str, key: str = "mean_r
     ax.axhline(0, color="black", lw=0.8)
     ax.set_ylabel(ylabel)
     ax.set_title(title)
-    for i, v in enumerate(vals):
-        ax.annotate(f"{v:+.3f}", (i, v), ha="center", va="bottom" if v >= 0 else "top", fontsize=9)
+    for i, (v, e) in enumerate(zip(vals, errs, strict=True)):
+        e = 0.0 if e != e else e  # NaN (a single hand) draws no bar
+        ax.annotate(f"{v:+.3f}", (i, v + e if v >= 0 else v - e), ha="center", va="bottom" if v >= 0 else "top",
+                    fontsize=9, xytext=(0, 2 if v >= 0 else -2), textcoords="offset points")
     fig.tight_layout()
     fig.savefig(path, dpi=120)
     plt.close(fig)
