@@ -466,10 +466,9 @@ def test_all_joker_hands_no_fouls():
     assert counts.tolist() == JOKER_HAND_COUNTS
 
 
-SEED_EN = Path(__file__).resolve().parents[1].parent / "shared" / "seeds" / "003_d88cd9e8f268a7c8.en.md"
+SEED_EN = Path(__file__).resolve().parents[1] / "docs" / "seeds" / "003_d88cd9e8f268a7c8.en.md"
 
 
-@pytest.mark.skipif(not SEED_EN.exists(), reason="seed 003 English rendering not available")
 @pytest.mark.parametrize("fn", [
     hw.rule_no_pair, hw.rule_one_pair, hw.rule_two_pair, hw.rule_three_pairs,
     hw.rule_three_of_a_kind, hw.rule_two_trips, hw.rule_straight_or_flush, hw.rule_full_house,
