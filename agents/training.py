@@ -33,6 +33,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from envs.rules.options import dataclass_from_dict
+
 ALGOS = ("maskable_ppo", "ppo", "a2c", "dqn")
 MASKING_ALGOS = ("maskable_ppo",)
 
@@ -80,11 +82,7 @@ class TrainConfig:
                 raise ValueError("config 'env' must be a mapping with an 'id' (and optional 'kwargs')")
             data["env_id"] = env["id"]
             data["env_kwargs"] = dict(env.get("kwargs") or {})
-        names = {f.name for f in dataclasses.fields(cls)}
-        unknown = sorted(set(data) - names)
-        if unknown:
-            raise ValueError(f"unknown training config field(s) {unknown}: expected some of {sorted(names | {'env'})}")
-        return cls(**data)
+        return dataclass_from_dict(cls, data, "field(s)")
 
     @classmethod
     def from_yaml(cls, path: str | Path) -> TrainConfig:

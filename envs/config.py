@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from .rules.house_way import HouseWayStyle
-from .rules.options import AsiaRules, PaiGowRules
+from .rules.options import AsiaRules, PaiGowRules, dataclass_from_dict
 from .rules.paytables import PayTable, get_paytable
 
 INVALID_ACTION_MODES = ("raise", "penalize")
@@ -75,12 +75,7 @@ class _Common:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any] | None):
-        data = dict(data or {})
-        names = {f.name for f in dataclasses.fields(cls)}
-        unknown = sorted(set(data) - names)
-        if unknown:
-            raise ValueError(f"unknown {cls.__name__} field(s) {unknown}: expected some of {sorted(names)}")
-        return cls(**data)
+        return dataclass_from_dict(cls, data, "field(s)")
 
     @classmethod
     def from_yaml(cls, path: str | Path, section: str | None = "env"):

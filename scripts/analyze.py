@@ -28,7 +28,7 @@ import numpy as np
 from envs.rules.cards import format_card
 from envs.rules.game import Game
 from envs.rules.house_way import STYLES
-from envs.rules.options import AsiaRules, PaiGowRules
+from envs.rules.options import rules_from_json
 
 
 def parse_args(argv=None):
@@ -138,8 +138,7 @@ def print_human(rep: dict, top: int | None) -> None:
 def main(argv=None) -> int:
     args = parse_args(argv)
     try:
-        opts = json.loads(args.rules)
-        rules = (AsiaRules if args.game == "asia" else PaiGowRules).from_dict(opts)
+        rules = rules_from_json(args.game, args.rules)
         game = Game(args.game, args.style, rules)
         if args.samples < 1:
             raise ValueError(f"--samples {args.samples}: expected a positive number")

@@ -20,7 +20,7 @@ import sys
 from envs.rules.game import Game
 from envs.rules.house_way import STYLES, HouseWayStyle
 from envs.rules.house_way_check import TOTAL_HANDS, exhaustive_check
-from envs.rules.options import AsiaRules, PaiGowRules
+from envs.rules.options import rules_from_json
 
 
 def parse_args(argv=None):
@@ -36,8 +36,7 @@ def main(argv=None) -> int:
     args = parse_args(argv)
     style = HouseWayStyle.parse(args.style)
     try:
-        opts = json.loads(args.rules)
-        rules = (AsiaRules if style.game == "asia" else PaiGowRules).from_dict(opts)
+        rules = rules_from_json(style.game, args.rules)
     except (ValueError, TypeError) as e:
         print(f"error: --rules: {e}", file=sys.stderr)
         return 2

@@ -20,7 +20,7 @@ import sys
 from envs.rules.game import Game
 from envs.rules.house_way import STYLES
 from envs.rules.house_way_check import simulate
-from envs.rules.options import AsiaRules, PaiGowRules
+from envs.rules.options import rules_from_json
 
 
 def parse_args(argv=None):
@@ -37,8 +37,7 @@ def parse_args(argv=None):
 def main(argv=None) -> int:
     args = parse_args(argv)
     try:
-        opts = json.loads(args.rules)
-        rules = (AsiaRules if args.game == "asia" else PaiGowRules).from_dict(opts)
+        rules = rules_from_json(args.game, args.rules)
         game = Game(args.game, args.style, rules)
         if args.rounds < 1:
             raise ValueError(f"--rounds {args.rounds}: expected a positive number")

@@ -86,3 +86,10 @@ def test_bonus_table_json():
     assert rep["total"] == 154_143_080
     assert rep["lines"]["five_aces"]["combinations"] == 1128
     assert rep["lines"]["quad_eights_and_trips"]["combinations"] == 54
+
+
+@pytest.mark.parametrize("rules,fragment", [("[1]", "must be a JSON object"), ("{bad", "is not a JSON object"),
+                                            ('{"vig": 1}', "unknown PaiGowRules option(s) ['vig']")])
+def test_bad_rules_option_exit_2(rules, fragment):
+    out = run("simulate.py", "--game", "paigow", "--rounds", "10", "--rules", rules)
+    assert out.returncode == 2 and fragment in out.stderr

@@ -61,19 +61,28 @@ def deal_from(state, pool, n_pool, k, out):
     return state
 
 
+_DECK = np.arange(53, dtype=np.int64)
+
+
 @njit(cache=True)
 def deal_round(seed, index, k, out):
     """Deal ``k`` distinct cards from the full 53-card deck for round ``index`` of run ``seed``."""
-    state = stream_state(seed, index)
-    deck = np.arange(53, dtype=np.int64)
-    for i in range(k):
-        state, j = bounded(state, 53 - i)
-        j += i
-        t = deck[i]
-        deck[i] = deck[j]
-        deck[j] = t
-        out[i] = deck[i]
-    return state
+    return deal_from(stream_state(seed, index), _DECK, 53, k, out)
+
+
+@njit(cache=True)
+def remaining_cards(hand):
+    """The 46 cards not in the sorted 7-card ``hand``, ascending."""
+    rest = np.empty(46, dtype=np.int64)
+    k = 0
+    j = 0
+    for c in range(53):
+        if j < 7 and hand[j] == c:
+            j += 1
+        else:
+            rest[k] = c
+            k += 1
+    return rest
 
 
 @njit(cache=True, inline="always")

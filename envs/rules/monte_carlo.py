@@ -13,7 +13,7 @@ import numpy as np
 from numba import njit
 
 from .asia import N_ASIA_SETTINGS, asia_all_setting_ranks, asia_hands_won, asia_setting_ranks
-from .dealing import deal_from, sort7, stream_state
+from .dealing import deal_from, remaining_cards, sort7, stream_state
 from .house_way import house_way
 from .paigow import (
     N_PAIGOW_SETTINGS,
@@ -25,26 +25,12 @@ from .paigow import (
 
 
 @njit(cache=True)
-def _remaining(hand):
-    rest = np.empty(46, dtype=np.int64)
-    k = 0
-    j = 0
-    for c in range(53):
-        if j < 7 and hand[j] == c:
-            j += 1
-        else:
-            rest[k] = c
-            k += 1
-    return rest
-
-
-@njit(cache=True)
 def asia_setting_evs(hand, n_samples, seed, style_id, high_rank, high_to_two, mean, stderr):
     """Fill ``mean[105]`` and ``stderr[105]`` for the sorted hand (see module docstring)."""
     ranks = np.empty((N_ASIA_SETTINGS, 3), dtype=np.int64)
     fouled = np.empty(N_ASIA_SETTINGS, dtype=np.bool_)
     asia_all_setting_ranks(hand, high_rank, high_to_two, ranks, fouled)
-    rest = _remaining(hand)
+    rest = remaining_cards(hand)
     s1 = np.zeros(N_ASIA_SETTINGS)
     dealer = np.empty(7, dtype=np.int64)
     for i in range(n_samples):
@@ -73,7 +59,7 @@ def paigow_setting_evs(hand, n_samples, seed, style_id, back_rank, back_to_two, 
     ranks = np.empty((N_PAIGOW_SETTINGS, 2), dtype=np.int64)
     fouled = np.empty(N_PAIGOW_SETTINGS, dtype=np.bool_)
     paigow_all_setting_ranks(hand, back_rank, back_to_two, ranks, fouled)
-    rest = _remaining(hand)
+    rest = remaining_cards(hand)
     s1 = np.zeros(N_PAIGOW_SETTINGS)
     s2 = np.zeros(N_PAIGOW_SETTINGS)
     dealer = np.empty(7, dtype=np.int64)

@@ -16,13 +16,28 @@ WHEEL_SECOND_HIGHEST = "second_highest"
 _WHEEL_CHOICES = (WHEEL_LOWEST, WHEEL_SECOND_HIGHEST)
 
 
-def _from_dict(cls, data: dict[str, Any] | None):
+def dataclass_from_dict(cls, data: dict[str, Any] | None, what: str = "option(s)"):
+    """``cls(**data)`` after checking every key is a field: an unknown key raises ``ValueError``
+    naming it and listing the fields (configs fail loudly on a typo)."""
     data = dict(data or {})
     names = {f.name for f in dataclasses.fields(cls)}
     unknown = sorted(set(data) - names)
     if unknown:
-        raise ValueError(f"unknown {cls.__name__} option(s) {unknown}: expected some of {sorted(names)}")
+        raise ValueError(f"unknown {cls.__name__} {what} {unknown}: expected some of {sorted(names)}")
     return cls(**data)
+
+
+def rules_from_json(game: str, text: str | None) -> AsiaRules | PaiGowRules:
+    """Ranking options of ``game`` from a JSON object given on a command line (``--rules``)."""
+    import json
+
+    try:
+        data = json.loads(text or "{}")
+    except json.JSONDecodeError as e:
+        raise ValueError(f"--rules {text!r} is not a JSON object: {e}") from None
+    if not isinstance(data, dict):
+        raise ValueError(f"--rules {text!r} must be a JSON object such as '{{\"commission\": 0}}'")
+    return (AsiaRules if game == "asia" else PaiGowRules).from_dict(data)
 
 
 @dataclass(frozen=True)
@@ -48,7 +63,7 @@ class AsiaRules:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any] | None) -> AsiaRules:
-        return _from_dict(cls, data)
+        return dataclass_from_dict(cls, data)
 
     @property
     def wheel_high(self) -> bool:
@@ -81,7 +96,7 @@ class PaiGowRules:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any] | None) -> PaiGowRules:
-        return _from_dict(cls, data)
+        return dataclass_from_dict(cls, data)
 
     @property
     def wheel_high(self) -> bool:

@@ -9,11 +9,10 @@ reduction: independent dealer hands from the same remaining deck; 1 is the real 
 
 from __future__ import annotations
 
-import numpy as np
 from numba import njit
 
 from .asia import asia_all_setting_ranks, asia_hands_won, asia_main_result, asia_setting_ranks
-from .dealing import deal_from, deal_round, sort7, stream_state
+from .dealing import deal_from, deal_round, remaining_cards, sort7, stream_state
 from .house_way import house_way
 from .paigow import (
     paigow_all_setting_ranks,
@@ -29,15 +28,7 @@ def deal_player_and_dealers(seed, n_dealers, player, dealers):
     counter-based stream seeded by ``seed`` (one round = one seed)."""
     state = deal_round(seed, 0, 7, player)
     sort7(player, 0)
-    rest = np.empty(46, dtype=np.int64)
-    k = 0
-    j = 0
-    for c in range(53):
-        if j < 7 and player[j] == c:
-            j += 1
-        else:
-            rest[k] = c
-            k += 1
+    rest = remaining_cards(player)
     for d in range(n_dealers):
         row = dealers[d]
         state = deal_from(stream_state(seed, d + 1), rest, 46, 7, row)
