@@ -38,7 +38,8 @@ from agents.training import load_model
 def parse_args(argv=None):
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--model", action="append", default=[], metavar="PATH|random|house-way|mc-best|optimal",
-                   help="a policy to evaluate (repeatable): a saved model .zip or a baseline name")
+                   help="a policy to evaluate (repeatable): a saved model .zip or a baseline name "
+                        "(optimal solves every hand exactly: ~0.1-0.2 s per hand)")
     p.add_argument("--env", help="environment id (default: the model's, else splitpoker/AsiaPokerSetting-v0)")
     p.add_argument("--env-kwargs", default="{}", help="JSON of environment config overrides (default: the model's)")
     p.add_argument("--hands", type=int, default=2000, help="number of hands (default 2000)")

@@ -227,17 +227,21 @@ def feature_histogram(progress=None, n_batches: int = 40) -> np.ndarray:
     return total
 
 
-FEATURES_VERSION = 1  # bump when feature codes change meaning
+FEATURES_VERSION = 1  # the layout of feature codes
 
 
 def cached_feature_histogram(progress=None, use_cache: bool = True, log=None) -> np.ndarray:
     """:func:`feature_histogram`, cached in the user cache directory (:mod:`envs.rules.cache`).
 
-    The exhaustive pass takes ~35 s on two cores; later calls load the verified cached result."""
-    from .cache import load_or_build
+    The exhaustive pass takes ~35 s on two cores; later calls load the verified cached result.
+    The key holds a hash of the rules sources, so a changed evaluator never reuses an old count."""
+    from . import RULES_SOURCE_DIGEST
+    from .cache import load_or_build, prune
 
     key = {"what": "seven-card bonus feature histogram", "features_version": FEATURES_VERSION,
-           "hands": int(BINOM[53, 7])}
+           "hands": int(BINOM[53, 7]), "rules_source": RULES_SOURCE_DIGEST}
+    if use_cache:
+        prune("bonus-features", lambda k: k == key, log=log)
     hist = load_or_build("bonus-features", key, lambda: feature_histogram(progress), use_cache=use_cache, log=log)
     if int(hist.sum()) != int(BINOM[53, 7]):
         raise ValueError(f"bonus feature histogram totals {int(hist.sum())}, expected {int(BINOM[53, 7])}")
