@@ -23,7 +23,6 @@ from __future__ import annotations
 import dataclasses
 import time
 
-import numba
 import numpy as np
 from numba import njit, prange
 
@@ -31,6 +30,7 @@ from envs.rules import RULES_SOURCE_DIGEST
 from envs.rules.asia import asia_setting_ranks
 from envs.rules.cache import load_or_build, prune
 from envs.rules.combinatorics import BINOM
+from envs.rules.enumeration import for_each_hand, run_in_batches, top_two_tasks
 from envs.rules.game import Game
 from envs.rules.house_way import house_way
 from envs.rules.paigow import paigow_setting_ranks
@@ -62,51 +62,26 @@ def outcome_class(asia, style_id, hand, rank_table, to_two):
     return b * 91 + f
 
 
+@njit(cache=True)  # a visitor: never inline="always" (see envs.rules.enumeration)
+def _store_class(hand, index, args):
+    asia, style_id, rank_table, to_two, out = args
+    out[index] = outcome_class(asia, style_id, hand, rank_table, to_two)
+
+
 @njit(cache=True, parallel=True)
 def _build_tasks(asia, style_id, tasks, rank_table, to_two, out):
     for k in prange(tasks.shape[0]):
-        hand = np.empty(7, dtype=np.int64)
-        c5 = tasks[k, 0]
-        c6 = tasks[k, 1]
-        hand[5] = c5
-        hand[6] = c6
-        b56 = BINOM[c6, 7] + BINOM[c5, 6]
-        for c4 in range(4, c5):
-            hand[4] = c4
-            b4 = b56 + BINOM[c4, 5]
-            for c3 in range(3, c4):
-                hand[3] = c3
-                b3 = b4 + BINOM[c3, 4]
-                for c2 in range(2, c3):
-                    hand[2] = c2
-                    b2 = b3 + BINOM[c2, 3]
-                    for c1 in range(1, c2):
-                        hand[1] = c1
-                        b1 = b2 + BINOM[c1, 2]
-                        for c0 in range(c1):
-                            hand[0] = c0
-                            out[b1 + c0] = outcome_class(asia, style_id, hand, rank_table, to_two)
+        for_each_hand(tasks[k, 0], tasks[k, 1], _store_class, (asia, style_id, rank_table, to_two, out))
 
 
 def build_dealer_table(game: Game, universe: int = 53, progress=None, n_batches: int = 40) -> np.ndarray:
     """Compute the table (no cache). ``progress(n)`` after each batch of hands."""
     if not 7 <= universe <= 53:
         raise ValueError(f"universe={universe!r}: expected 7..53 cards")
-    size = int(BINOM[universe, 7])
-    out = np.empty(size, dtype=np.uint32)
-    tasks = np.array([(c5, c6) for c6 in range(6, universe) for c5 in range(5, c6)], dtype=np.int64)
-    tasks = tasks[np.argsort([-int(BINOM[c5, 5]) for c5, _ in tasks], kind="stable")]
-    order = np.argsort(np.arange(len(tasks)) % n_batches, kind="stable")
-    old = numba.get_parallel_chunksize()
-    numba.set_parallel_chunksize(1)
-    try:
-        for batch in np.array_split(tasks[order], n_batches):
-            if len(batch):
-                _build_tasks(game.game == "asia", game.style_id, batch, game.rank_table, game.to_two, out)
-                if progress is not None:
-                    progress(int(sum(BINOM[c5, 5] for c5, _ in batch)))
-    finally:
-        numba.set_parallel_chunksize(old)
+    out = np.empty(int(BINOM[universe, 7]), dtype=np.uint32)
+    run_in_batches(top_two_tasks(universe),
+                   lambda batch: _build_tasks(game.game == "asia", game.style_id, batch, game.rank_table, game.to_two, out),
+                   progress, n_batches)
     return out
 
 

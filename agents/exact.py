@@ -30,6 +30,7 @@ from numba import njit, prange
 
 from envs.rules.asia import asia_hands_won, asia_setting_ranks
 from envs.rules.combinatorics import BINOM
+from envs.rules.enumeration import dynamic_scheduling, for_each_hand, top_two_tasks
 from envs.rules.game import Game
 from envs.rules.house_way import house_way
 from envs.rules.paigow import paigow_hands_won, paigow_setting_ranks
@@ -38,9 +39,11 @@ from .dealer_table import N_LOW, N_MEDIUM, dealer_table, n_classes
 
 
 @njit(cache=True, inline="always")
-def _histogram_task(table, pool, i6, i5, hist):
+def _histogram_task(table, pool, i5, i6, hist):
     """Add to ``hist`` the outcome class of every 7-card hand of ``pool`` whose two largest cards
-    are ``pool[i6]`` and ``pool[i5]`` (colex index updated incrementally, loop by loop)."""
+    are ``pool[i6]`` and ``pool[i5]``. This is :func:`envs.rules.enumeration.for_each_hand` over
+    pool positions, specialised: the colex index is that of the *cards* in the full deck, updated
+    loop by loop, so the innermost loop costs one table read (the hot path of every solve)."""
     b5 = BINOM[pool[i6], 7] + BINOM[pool[i5], 6]
     for i4 in range(4, i5):
         b4 = b5 + BINOM[pool[i4], 5]
@@ -62,15 +65,9 @@ def _histogram_serial(table, pool, tasks, hist):
 
 @njit(cache=True, parallel=True)
 def _histogram_parallel(table, pool, tasks, hists):
-    """Tasks are (i6, i5) pairs of the two largest pool positions; one histogram per thread."""
+    """Tasks are (i5, i6) pairs of the two largest pool positions; one histogram per thread."""
     for k in prange(tasks.shape[0]):
         _histogram_task(table, pool, tasks[k, 0], tasks[k, 1], hists[numba.get_thread_id()])
-
-
-def _pool_tasks(n: int) -> np.ndarray:
-    tasks = [(i6, i5) for i6 in range(6, n) for i5 in range(5, i6)]
-    tasks.sort(key=lambda t: -int(BINOM[t[1], 5]))
-    return np.array(tasks, dtype=np.int64).reshape(-1, 2)
 
 
 @dataclass(frozen=True)
@@ -151,15 +148,11 @@ class ExactSolver:
                 self._hists = np.zeros((nt, self.n_classes), dtype=np.int64)
             else:
                 self._hists[:] = 0
-            old = numba.get_parallel_chunksize()
-            numba.set_parallel_chunksize(1)
-            try:
-                _histogram_parallel(self.table, pool, _pool_tasks(pool.size), self._hists)
-            finally:
-                numba.set_parallel_chunksize(old)
+            with dynamic_scheduling():
+                _histogram_parallel(self.table, pool, top_two_tasks(pool.size), self._hists)
             return self._hists.sum(axis=0)
         hist = np.zeros(self.n_classes, dtype=np.int64)
-        _histogram_serial(self.table, pool, _pool_tasks(pool.size), hist)
+        _histogram_serial(self.table, pool, top_two_tasks(pool.size), hist)
         return hist
 
     def solve(self, cards, pool=None, parallel: bool = True) -> ExactResult:
@@ -206,43 +199,37 @@ class ExactSolver:
 
 # ---- the naive method: the house way run for every dealer hand (reference and benchmark) -----
 
+@njit(cache=True)  # a visitor: never inline="always" (see envs.rules.enumeration)
+def _naive_hand(positions, index, args):
+    """Set the dealer hand at ``positions`` of the pool by the house way; score every setting."""
+    asia, style_id, pool, rank_table, to_two, ranks, fouled, wins, pushes, d = args
+    for j in range(7):
+        d[j] = pool[positions[j]]
+    ds = house_way(style_id, d, rank_table, to_two)
+    if asia:
+        dh, dm, dl = asia_setting_ranks(d, ds, rank_table)
+        for s in range(ranks.shape[0]):
+            if not fouled[s] and asia_hands_won(ranks[s, 0], ranks[s, 1], ranks[s, 2], dh, dm, dl) >= 2:
+                wins[s] += 1
+    else:
+        db, df = paigow_setting_ranks(d, ds, rank_table)
+        for s in range(ranks.shape[0]):
+            if not fouled[s]:
+                won = paigow_hands_won(ranks[s, 0], ranks[s, 1], db, df)
+                if won == 2:
+                    wins[s] += 1
+                elif won == 1:
+                    pushes[s] += 1
+
+
 @njit(cache=True, parallel=True)
 def naive_counts(asia, style_id, pool, rank_table, to_two, ranks, fouled, tasks, wins, pushes):
     """Brute force: for every 7-card dealer hand of ``pool`` run the house way, then compare with
     every non-fouled player setting. ``wins[t, s]`` / ``pushes[t, s]`` per thread ``t``."""
-    n_set = ranks.shape[0]
     for k in prange(tasks.shape[0]):
         t = numba.get_thread_id()
-        d = np.empty(7, dtype=np.int64)
-        i6 = tasks[k, 0]
-        i5 = tasks[k, 1]
-        d[6] = pool[i6]
-        d[5] = pool[i5]
-        for i4 in range(4, i5):
-            d[4] = pool[i4]
-            for i3 in range(3, i4):
-                d[3] = pool[i3]
-                for i2 in range(2, i3):
-                    d[2] = pool[i2]
-                    for i1 in range(1, i2):
-                        d[1] = pool[i1]
-                        for i0 in range(i1):
-                            d[0] = pool[i0]
-                            ds = house_way(style_id, d, rank_table, to_two)
-                            if asia:
-                                dh, dm, dl = asia_setting_ranks(d, ds, rank_table)
-                                for s in range(n_set):
-                                    if not fouled[s] and asia_hands_won(ranks[s, 0], ranks[s, 1], ranks[s, 2], dh, dm, dl) >= 2:
-                                        wins[t, s] += 1
-                            else:
-                                db, df = paigow_setting_ranks(d, ds, rank_table)
-                                for s in range(n_set):
-                                    if not fouled[s]:
-                                        won = paigow_hands_won(ranks[s, 0], ranks[s, 1], db, df)
-                                        if won == 2:
-                                            wins[t, s] += 1
-                                        elif won == 1:
-                                            pushes[t, s] += 1
+        args = (asia, style_id, pool, rank_table, to_two, ranks, fouled, wins[t], pushes[t], np.empty(7, dtype=np.int64))
+        for_each_hand(tasks[k, 0], tasks[k, 1], _naive_hand, args)
 
 
 def solve_naive(game: Game, cards, pool=None) -> ExactResult:
@@ -253,13 +240,9 @@ def solve_naive(game: Game, cards, pool=None) -> ExactResult:
     nt = numba.config.NUMBA_NUM_THREADS
     wins = np.zeros((nt, game.n_settings), dtype=np.int64)
     pushes = np.zeros((nt, game.n_settings), dtype=np.int64)
-    old = numba.get_parallel_chunksize()
-    numba.set_parallel_chunksize(1)
-    try:
+    with dynamic_scheduling():
         naive_counts(game.game == "asia", game.style_id, pool, game.rank_table, game.to_two, ranks, fouled,
-                     _pool_tasks(pool.size), wins, pushes)
-    finally:
-        numba.set_parallel_chunksize(old)
+                     top_two_tasks(pool.size), wins, pushes)
     n = math.comb(pool.size, 7)
     w = wins.sum(axis=0)
     p = pushes.sum(axis=0)

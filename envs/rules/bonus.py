@@ -45,6 +45,7 @@ from numba import njit, prange
 from .cards import JOKER
 from .categories import HandCategory
 from .combinatorics import BINOM
+from .enumeration import for_each_hand, popcount, run_in_batches, top_two_tasks
 from .rank_tables import paigow_back_table
 
 N_CATEGORIES = len(HandCategory)
@@ -83,15 +84,6 @@ ROYAL_MASK = np.int64(0b1111100000000)  # T J Q K A
 KQ_MASK = np.int64((1 << 11) | (1 << 10))
 
 
-@njit(cache=True, inline="always")
-def _popcount(x):
-    c = 0
-    while x:
-        x &= x - 1
-        c += 1
-    return c
-
-
 @njit(cache=True)
 def features_sorted(c, cat5):
     """Feature code of the seven sorted cards ``c`` (joker, 52, last) given the five-card
@@ -128,7 +120,7 @@ def features_sorted(c, cat5):
         if (m & ROYAL_MASK) == ROYAL_MASK:
             royal_suit = s
         for w in range(WINDOWS7.shape[0]):
-            k = _popcount(m & WINDOWS7[w])
+            k = popcount(m & WINDOWS7[w])
             if k == 7:
                 flags |= 1 << BonusFlag.SEVEN_CARD_SF_NATURAL
             elif k == 6 and joker:
@@ -173,33 +165,17 @@ def feature_flags(code: int) -> set[BonusFlag]:
     return {f for f in BonusFlag if int(code) >> f & 1}
 
 
+@njit(cache=True)  # a visitor: never inline="always" (see envs.rules.enumeration)
+def _count_features(hand, index, args):
+    cat5, hist = args
+    hist[features_sorted(hand, cat5)] += 1
+
+
 @njit(cache=True, parallel=True)
 def _histogram_tasks(tasks, cat5, hist):
-    """Count feature codes of every 7-card hand whose two largest cards are ``tasks[t]``;
-    ``hist[thread]`` is each thread's histogram."""
+    """Count feature codes of every 7-card hand of ``tasks``; ``hist[thread]`` per thread."""
     for t in prange(tasks.shape[0]):
-        h = hist[numba.get_thread_id()]
-        c = np.empty(7, dtype=np.int64)
-        c[5] = tasks[t, 0]
-        c[6] = tasks[t, 1]
-        for c4 in range(4, c[5]):
-            c[4] = c4
-            for c3 in range(3, c4):
-                c[3] = c3
-                for c2 in range(2, c3):
-                    c[2] = c2
-                    for c1 in range(1, c2):
-                        c[1] = c1
-                        for c0 in range(c1):
-                            c[0] = c0
-                            h[features_sorted(c, cat5)] += 1
-
-
-def enumeration_tasks() -> np.ndarray:
-    """(c5, c6): the two largest cards of a 7-card hand, one task each, largest work first."""
-    tasks = [(c5, c6) for c6 in range(6, 53) for c5 in range(5, c6)]
-    tasks.sort(key=lambda t: -int(BINOM[t[0], 5]))
-    return np.array(tasks, dtype=np.int64)
+        for_each_hand(tasks[t, 0], tasks[t, 1], _count_features, (cat5, hist[numba.get_thread_id()]))
 
 
 def feature_histogram(progress=None, n_batches: int = 40) -> np.ndarray:
@@ -208,22 +184,18 @@ def feature_histogram(progress=None, n_batches: int = 40) -> np.ndarray:
     ``progress``: optional callable receiving the number of hands finished after each batch (a
     tqdm ``update``). Parallel over numba's threads.
     """
-    tasks = enumeration_tasks()
     cat5 = paigow_back_table().category
     total = np.zeros(N_FEATURE_CODES, dtype=np.int64)
     hist = np.zeros((numba.config.NUMBA_NUM_THREADS, N_FEATURE_CODES), dtype=np.int64)
-    old = numba.get_parallel_chunksize()
-    numba.set_parallel_chunksize(1)
-    try:
-        order = np.argsort(np.arange(len(tasks)) % n_batches, kind="stable")
-        for batch in np.array_split(tasks[order], n_batches):
-            hist[:] = 0
-            _histogram_tasks(batch, cat5, hist)
-            total += hist.sum(axis=0)
-            if progress is not None:
-                progress(int(sum(BINOM[c5, 5] for c5, _ in batch)))
-    finally:
-        numba.set_parallel_chunksize(old)
+
+    def run(batch):
+        hist[:] = 0
+        _histogram_tasks(batch, cat5, hist)
+        total[:] += hist.sum(axis=0)
+
+    run_in_batches(top_two_tasks(53), run, progress, n_batches)
+    if int(total.sum()) != int(BINOM[53, 7]):
+        raise RuntimeError(f"bonus enumeration counted {int(total.sum()):,} hands, expected {int(BINOM[53, 7]):,}")
     return total
 
 

@@ -2,8 +2,8 @@
 house way simulation, and plain batch setting.
 
 Exhaustive work is split into tasks by the two largest cards ``(c5, c6)`` of a sorted 7-card hand
-(1,378 tasks, see :func:`envs.rules.bonus.enumeration_tasks`), dealt to threads dynamically; each
-thread accumulates into its own row of the count arrays (``numba.get_thread_id()``).
+(1,128 tasks, :mod:`envs.rules.enumeration`), dealt to threads dynamically; each thread
+accumulates into its own row of the count arrays (``numba.get_thread_id()``).
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from .asia import (
     asia_setting_ranks,
 )
 from .dealing import deal_round, sort7
+from .enumeration import for_each_hand
 from .house_way import PAIGOW_IGW_ID, house_way, house_way_with_rule
 from .paigow import (
     N_PAIGOW_SETTINGS,
@@ -30,8 +31,9 @@ from .paigow import (
 )
 
 
-@njit(cache=True)
-def _check_hand(style_id, hand, rank_table, to_two, n_rules, rule_counts, foul_counts, error_counts, t):
+@njit(cache=True)  # a visitor: never inline="always" (see envs.rules.enumeration)
+def _check_hand(hand, index, args):
+    style_id, rank_table, to_two, n_rules, rule_counts, foul_counts, error_counts, t = args
     s, r = house_way_with_rule(style_id, hand, rank_table, to_two)
     if style_id == PAIGOW_IGW_ID:
         if s < 0 or s >= N_PAIGOW_SETTINGS or r < 0 or r >= n_rules:
@@ -55,21 +57,8 @@ def exhaustive_check_tasks(style_id, tasks, rank_table, to_two, n_rules, rule_co
     """Run the house way on every 7-card hand of ``tasks``; count hands per rule, fouls per rule
     and errors (a setting or rule id out of range), per thread."""
     for k in prange(tasks.shape[0]):
-        t = numba.get_thread_id()
-        hand = np.empty(7, dtype=np.int64)
-        hand[5] = tasks[k, 0]
-        hand[6] = tasks[k, 1]
-        for c4 in range(4, hand[5]):
-            hand[4] = c4
-            for c3 in range(3, c4):
-                hand[3] = c3
-                for c2 in range(2, c3):
-                    hand[2] = c2
-                    for c1 in range(1, c2):
-                        hand[1] = c1
-                        for c0 in range(c1):
-                            hand[0] = c0
-                            _check_hand(style_id, hand, rank_table, to_two, n_rules, rule_counts, foul_counts, error_counts, t)
+        args = (style_id, rank_table, to_two, n_rules, rule_counts, foul_counts, error_counts, numba.get_thread_id())
+        for_each_hand(tasks[k, 0], tasks[k, 1], _check_hand, args)
 
 
 @njit(cache=True, parallel=True)

@@ -9,8 +9,8 @@ import time
 import numba
 import numpy as np
 
-from .bonus import enumeration_tasks
 from .combinatorics import BINOM
+from .enumeration import run_in_batches, top_two_tasks
 from .game import Game
 from .house_way_batch import exhaustive_check_tasks, simulate_rounds
 
@@ -20,7 +20,7 @@ TOTAL_HANDS = int(BINOM[53, 7])
 def exhaustive_check(game: Game, progress=None, n_batches: int = 40, max_tasks: int | None = None) -> dict:
     """Run ``game``'s house way on every seven-card hand (or the first ``max_tasks`` tasks, for
     smoke tests): hands per rule, fouls per rule, errors. ``progress(n)`` after each batch."""
-    tasks = enumeration_tasks()
+    tasks = top_two_tasks(53)
     if max_tasks is not None:
         tasks = tasks[-max_tasks:]  # the smallest tasks
     names = game.style.rule_names
@@ -28,19 +28,9 @@ def exhaustive_check(game: Game, progress=None, n_batches: int = 40, max_tasks: 
     rules = np.zeros((nt, len(names)), dtype=np.int64)
     fouls = np.zeros((nt, len(names)), dtype=np.int64)
     errors = np.zeros(nt, dtype=np.int64)
-    old = numba.get_parallel_chunksize()
-    numba.set_parallel_chunksize(1)
     t0 = time.perf_counter()
-    try:
-        order = np.argsort(np.arange(len(tasks)) % n_batches, kind="stable")
-        for batch in np.array_split(tasks[order], n_batches):
-            if len(batch) == 0:
-                continue
-            exhaustive_check_tasks(game.style_id, batch, game.rank_table, game.to_two, len(names), rules, fouls, errors)
-            if progress is not None:
-                progress(int(sum(BINOM[c5, 5] for c5, _ in batch)))
-    finally:
-        numba.set_parallel_chunksize(old)
+    run_in_batches(tasks, lambda batch: exhaustive_check_tasks(game.style_id, batch, game.rank_table, game.to_two,
+                                                               len(names), rules, fouls, errors), progress, n_batches)
     seconds = time.perf_counter() - t0
     per_rule = rules.sum(axis=0)
     per_rule_fouls = fouls.sum(axis=0)

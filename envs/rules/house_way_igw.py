@@ -34,6 +34,7 @@ from numba import njit
 
 from .cards import JOKER
 from .categories import HandCategory as C
+from .enumeration import popcount
 from .house_way_common import ACE, JACK, KING, SEVEN, SIX, TEN, paigow_best_unfouled, rank_of
 from .paigow import FRONT_POS, N_PAIGOW_SETTINGS, paigow_is_fouled, paigow_setting_ranks
 
@@ -148,15 +149,6 @@ def _top(mask):
 
 
 @njit(cache=True, inline="always")
-def _nbits(mask):
-    n = 0
-    while mask:
-        mask &= mask - 1
-        n += 1
-    return n
-
-
-@njit(cache=True, inline="always")
 def _drop(mask, r):
     return mask & ~(1 << r)
 
@@ -202,7 +194,7 @@ def _may_straight_or_flush(hand):
             return True
     ext = (mask << 1) | ((mask >> ACE) & 1)  # bit 0: ace as one, bit r+1: rank r
     for lo in range(10):
-        if _nbits((ext >> lo) & 31) + jk >= 5:
+        if popcount((ext >> lo) & 31) + jk >= 5:
             return True
     return False
 
@@ -476,8 +468,8 @@ def _house_way(hand, back_rank, back_to_two, br, fr):
             q = r
             five = n == 5
         i = j
-    n2 = _nbits(m2)
-    n3 = _nbits(m3)
+    n2 = popcount(m2)
+    n3 = popcount(m3)
     two_pair = n2 == 2 and n3 == 0 and q < 0
 
     # the hand's best five-card category: from the 21 backs if a straight or flush may exist,
