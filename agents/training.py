@@ -1,6 +1,7 @@
 """Training with stable-baselines3 / sb3-contrib from a YAML experiment config.
 
-Config (``configs/asia_maskable_ppo.yaml``)::
+Config (``configs/asia_maskable_ppo.yaml``; every key is described in
+:mod:`agents.training_config`, which validates the whole config before anything is written)::
 
     env:
       id: splitpoker/AsiaPokerSetting-v0
@@ -17,119 +18,76 @@ Config (``configs/asia_maskable_ppo.yaml``)::
     log_dir: runs
 
 Masking: MaskablePPO reads ``action_masks()`` from every sub-environment (also through
-``SubprocVecEnv``). PPO, A2C and DQN cannot mask; for them the environment is built with
-``invalid_action: penalize`` (an illegal action ends the episode with reward
-``-invalid_action_penalty``, one table minimum by default — what a foul costs), unless the config
-sets ``invalid_action`` itself. docs/training.md explains the choice.
+``SubprocVecEnv``). PPO, A2C and DQN cannot mask; for them the environment runs with
+``invalid_action: penalize``: a fouled setting is played and loses as in the game, a wrong-phase
+action ends the episode with reward ``-invalid_action_penalty``. docs/training.md explains it.
+
+Resume and interrupts (:mod:`agents.training_state`): ``train(resume=run_dir)`` continues from
+the newest saved state (final model, checkpoint or interrupt save: the one with the most steps),
+with the replay buffer, the step counter and the same TensorBoard folder; SIGINT/SIGTERM save a
+consistent state and raise :class:`TrainingInterrupted`.
 """
 
 from __future__ import annotations
 
-import dataclasses
+import datetime
 import json
-import re
 import time
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from envs.rules.options import dataclass_from_dict
+from .training_config import (
+    ALGOS,
+    MASKING_ALGOS,
+    ConfigError,
+    TrainConfig,
+    algo_class,
+    check_seed,
+    resolve_policy_kwargs,
+)
+from .training_state import (
+    FINAL_MODEL,
+    SignalStop,
+    TrainingInterrupted,
+    checkpoint_path,
+    newest_state,
+    save_state,
+    saved_steps,
+    session_callback,
+    write_text,
+)
 
-ALGOS = ("maskable_ppo", "ppo", "a2c", "dqn")
-MASKING_ALGOS = ("maskable_ppo",)
+__all__ = ["ALGOS", "MASKING_ALGOS", "ConfigError", "TrainConfig", "TrainingInterrupted", "algo_class", "load_model",
+           "load_run_config", "make_vec_env", "train"]
 
-
-@dataclass
-class TrainConfig:
-    """A training run; every field has a line of help in the module docstring."""
-
-    env_id: str = "splitpoker/AsiaPokerSetting-v0"
-    env_kwargs: dict[str, Any] = field(default_factory=dict)
-    algo: str = "maskable_ppo"
-    policy: str = "MlpPolicy"
-    algo_kwargs: dict[str, Any] = field(default_factory=dict)
-    policy_kwargs: dict[str, Any] = field(default_factory=dict)
-    n_envs: int = 4
-    vec_env: str = "dummy"
-    total_timesteps: int = 200_000
-    seed: int = 0
-    checkpoint_freq: int = 50_000
-    log_dir: str = "runs"
-    run_name: str | None = None
-    device: str = "cpu"
-
-    def __post_init__(self):
-        import envs  # noqa: F401  (registers the ids)
-
-        if self.env_id not in envs.ENV_IDS:
-            raise ValueError(f"unknown env id {self.env_id!r}: expected one of {list(envs.ENV_IDS)}")
-        if self.algo not in ALGOS:
-            raise ValueError(f"unknown algo {self.algo!r}: expected one of {ALGOS}")
-        if self.vec_env not in ("dummy", "subproc"):
-            raise ValueError(f"vec_env={self.vec_env!r}: expected 'dummy' or 'subproc'")
-        for name in ("n_envs", "total_timesteps", "checkpoint_freq"):
-            v = getattr(self, name)
-            if isinstance(v, bool) or not isinstance(v, int) or v < 1:
-                raise ValueError(f"{name}={v!r}: expected a positive integer")
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> TrainConfig:
-        data = dict(data or {})
-        data.pop("versions", None)  # recorded by train() for provenance, not a setting
-        env = data.pop("env", None)
-        if env is not None:
-            if not isinstance(env, dict) or "id" not in env:
-                raise ValueError("config 'env' must be a mapping with an 'id' (and optional 'kwargs')")
-            data["env_id"] = env["id"]
-            data["env_kwargs"] = dict(env.get("kwargs") or {})
-        return dataclass_from_dict(cls, data, "field(s)")
-
-    @classmethod
-    def from_yaml(cls, path: str | Path) -> TrainConfig:
-        import yaml
-
-        with open(path) as f:
-            return cls.from_dict(yaml.safe_load(f))
-
-    def to_dict(self) -> dict[str, Any]:
-        d = dataclasses.asdict(self)
-        d["env"] = {"id": d.pop("env_id"), "kwargs": d.pop("env_kwargs")}
-        return d
-
-    @property
-    def resolved_env_kwargs(self) -> dict[str, Any]:
-        kw = dict(self.env_kwargs)
-        if self.algo not in MASKING_ALGOS:
-            kw.setdefault("invalid_action", "penalize")
-        return kw
-
-    def make_run_name(self) -> str:
-        return self.run_name or f"{self.env_id.replace('/', '_')}__{self.algo}__{self.seed}__{int(time.time())}"
-
-
-def algo_class(name: str):
-    if name == "maskable_ppo":
-        from sb3_contrib import MaskablePPO
-
-        return MaskablePPO
-    import stable_baselines3 as sb3
-
-    return {"ppo": sb3.PPO, "a2c": sb3.A2C, "dqn": sb3.DQN}[name]
+TENSORBOARD_DIR = "tb_1"  # one TensorBoard folder per run; resumed sessions append to it
+OFF_POLICY_ALGOS = ("dqn",)
+# a SubprocVecEnv child whose parent is gone fails in one of these ways
+_PIPE_ERRORS = (EOFError, BrokenPipeError, ConnectionResetError)
 
 
 class EnvFactory:
     """Picklable env constructor: worker processes (``SubprocVecEnv``) import ``envs`` to register
-    the ids before ``gym.make``."""
+    the ids before ``gym.make``. In a worker (``in_worker``) SIGINT and SIGTERM are ignored: a
+    Ctrl-C reaches the whole process group, and the parent must still be able to step and close
+    the workers while it saves; a worker exits when its parent closes the pipe."""
 
-    def __init__(self, env_id: str, kwargs: dict[str, Any]):
+    def __init__(self, env_id: str, kwargs: dict[str, Any], in_worker: bool = False):
         self.env_id = env_id
         self.kwargs = dict(kwargs)
+        self.in_worker = in_worker
 
     def __call__(self):
+        import multiprocessing
+        import signal
+
         import gymnasium as gym
 
         import envs  # noqa: F401
 
+        if self.in_worker and multiprocessing.parent_process() is not None:
+            signal.signal(signal.SIGINT, signal.SIG_IGN)
+            signal.signal(signal.SIGTERM, signal.SIG_IGN)
         return gym.make(self.env_id, **self.kwargs)
 
 
@@ -138,9 +96,10 @@ def make_vec_env(cfg: TrainConfig, n_envs: int | None = None, seed: int | None =
     from stable_baselines3.common.env_util import make_vec_env as sb3_make_vec_env
     from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
 
-    vec_cls = SubprocVecEnv if cfg.vec_env == "subproc" else DummyVecEnv
-    return sb3_make_vec_env(EnvFactory(cfg.env_id, cfg.resolved_env_kwargs), n_envs=n_envs or cfg.n_envs,
-                            seed=cfg.seed if seed is None else seed, vec_env_cls=vec_cls)
+    subproc = cfg.vec_env == "subproc"
+    return sb3_make_vec_env(EnvFactory(cfg.env_id, cfg.resolved_env_kwargs, in_worker=subproc),
+                            n_envs=n_envs or cfg.n_envs, seed=cfg.seed if seed is None else seed,
+                            vec_env_cls=SubprocVecEnv if subproc else DummyVecEnv)
 
 
 def metrics_callback():
@@ -184,69 +143,182 @@ def metrics_callback():
     return SplitPokerMetrics()
 
 
-_CKPT = re.compile(r"model_(\d+)_steps\.zip$")
-
-
 def latest_checkpoint(run_dir: Path) -> Path | None:
-    ckpts = [(int(m.group(1)), p) for p in (run_dir / "checkpoints").glob("model_*_steps.zip") if (m := _CKPT.search(p.name))]
-    return max(ckpts)[1] if ckpts else None
+    """The newest saved model of ``run_dir`` (final model, checkpoint or interrupt save), by
+    the step count recorded inside the zip; ``None`` if there is none."""
+    state = newest_state(run_dir)
+    return state.path if state is not None else None
 
 
-def train(cfg: TrainConfig, *, resume: Path | None = None, progress_bar: bool = True, log=print) -> Path:
-    """Train (or resume) and return the run directory, which holds ``config.yaml``, TensorBoard
-    logs, ``checkpoints/`` and the final ``model.zip``."""
-    import torch
-    import yaml
-    from stable_baselines3.common.callbacks import CallbackList, CheckpointCallback
+def load_run_config(run_dir: str | Path) -> TrainConfig:
+    """The config a run was started with (``run_dir/config.yaml``), validated."""
+    run_dir = Path(run_dir)
+    if not run_dir.is_dir():
+        raise ValueError(f"cannot resume {str(run_dir)!r}: no such run directory")
+    if not (run_dir / "config.yaml").is_file():
+        raise ValueError(f"cannot resume {str(run_dir)!r}: no config.yaml there (is it a run directory?)")
+    return TrainConfig.from_yaml(run_dir / "config.yaml")
 
-    torch.set_num_threads(1)
+
+def session_seed(seed: int, steps: int) -> int:
+    """The seed of a session that starts at ``steps``: ``seed`` itself for a new run (so a run
+    is reproducible from its config), a derived one for a resumed session (so it does not replay
+    the hands of the first session)."""
+    import numpy as np
+
+    if steps == 0:
+        return check_seed(seed)
+    return int(np.random.SeedSequence([seed, steps]).generate_state(1, dtype=np.uint32)[0])
+
+
+def _now() -> str:
+    return datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
+
+
+def _prepare(cfg: TrainConfig | None, resume, total_timesteps, log):
+    """Validate everything that can be checked without building anything: (config, run dir,
+    newest saved state, its steps), or ``None`` when a resumed run has nothing left to do."""
+    state = None
     if resume is not None:
         run_dir = Path(resume)
-        if not (run_dir / "config.yaml").exists():
-            raise FileNotFoundError(f"cannot resume {run_dir}: no config.yaml there (is it a run directory?)")
-        saved = TrainConfig.from_yaml(run_dir / "config.yaml")
-        saved.total_timesteps = cfg.total_timesteps
+        saved = load_run_config(run_dir)
+        if cfg is not None:
+            diff = cfg.differences(saved)
+            if diff:
+                raise ValueError(f"cannot resume {run_dir} with a different config: {', '.join(diff)} differ from "
+                                 f"{run_dir / 'config.yaml'} (a run keeps its config; start a new run instead)")
+            total_timesteps = total_timesteps or cfg.total_timesteps
         cfg = saved
+        if total_timesteps is not None:
+            cfg.total_timesteps = total_timesteps
+        cfg.validate()
+        state = newest_state(run_dir, warn=log)
+        steps = state.steps if state is not None else 0
+        if steps >= cfg.total_timesteps:
+            log(f"{run_dir} already has {steps:,} steps >= total_timesteps {cfg.total_timesteps:,} "
+                f"({state.path if state else 'no model'}): nothing to do")
+            return None
     else:
+        if total_timesteps is not None:
+            cfg.total_timesteps = total_timesteps
+        cfg.validate()
+        if Path(cfg.log_dir).exists() and not Path(cfg.log_dir).is_dir():
+            raise ValueError(f"log_dir={cfg.log_dir!r} is a file: expected a folder for the run directories")
         run_dir = Path(cfg.log_dir) / cfg.make_run_name()
-        run_dir.mkdir(parents=True, exist_ok=False)
-        cfg.run_name = run_dir.name
-        meta = cfg.to_dict()
-        meta["versions"] = _versions()
-        (run_dir / "config.yaml").write_text(yaml.safe_dump(meta, sort_keys=False))
-    env = make_vec_env(cfg)
-    cls = algo_class(cfg.algo)
-    ckpt = latest_checkpoint(run_dir) if resume is not None else None
-    if ckpt is not None:
-        log(f"resuming {run_dir} from {ckpt.name}")
-        model = cls.load(ckpt, env=env, device=cfg.device, tensorboard_log=str(run_dir))
+        if run_dir.exists():
+            raise ValueError(f"run directory {run_dir} already exists: choose another run_name, "
+                             f"or continue it with --resume {run_dir}")
+        steps = 0
+
+    return cfg, run_dir, state, steps
+
+
+def train(cfg: TrainConfig | None = None, *, resume: str | Path | None = None, total_timesteps: int | None = None,
+          progress_bar: bool = True, log=print) -> Path:
+    """Train a new run (``cfg``) or continue one (``resume=run_dir``); return the run directory,
+    which holds ``config.yaml`` (the config, the seed, package versions, and one entry per
+    resumed session), TensorBoard logs (``tb_1/``), ``checkpoints/`` and the final ``model.zip``.
+
+    ``total_timesteps`` (or ``cfg.total_timesteps`` when resuming with a ``cfg``, which must then
+    describe the same experiment) is the new total when resuming; if the newest saved state has
+    reached it, nothing is written. The whole config is validated, the environment and the model
+    built, before the run directory is made. On SIGINT/SIGTERM the state is saved and
+    :class:`TrainingInterrupted` raised (``exc.exit_code`` 130 or 143).
+    """
+    import torch
+    import yaml
+    from stable_baselines3.common.callbacks import CallbackList
+    from stable_baselines3.common.logger import configure
+
+    if cfg is None and resume is None:
+        raise ValueError("train() needs a config or a run directory to resume")
+    try:
+        prepared = _prepare(cfg, resume, total_timesteps, log)
+    except ConfigError:
+        raise
+    except (ValueError, TypeError) as e:
+        raise ConfigError(str(e)) from None
+    if prepared is None:
+        return Path(resume)
+    cfg, run_dir, state, steps = prepared
+    torch.set_num_threads(1)
+    off_policy = cfg.algo in OFF_POLICY_ALGOS
+    seed = session_seed(cfg.seed, steps)
+    try:
+        env = make_vec_env(cfg, seed=seed)
+    except (ValueError, TypeError, AssertionError) as e:
+        raise ConfigError(f"the environment cannot be built from this config: {e}") from None
+    try:
+        cls = algo_class(cfg.algo)
+        if state is not None:
+            log(f"resuming {run_dir} from {state.path.relative_to(run_dir)} ({state.steps:,} steps)")
+            model = cls.load(state.path, env=env, device=cfg.device)
+            if off_policy:
+                if state.replay_buffer is not None:
+                    model.load_replay_buffer(state.replay_buffer)
+                    log(f"replay buffer restored: {model.replay_buffer.size() * cfg.n_envs:,} transitions")
+                else:
+                    log(f"warning: no replay buffer beside {state.path.name}: continuing with an empty one")
+            model.set_random_seed(seed)
+        else:
+            if resume is not None:
+                log(f"no saved model in {run_dir}: starting from scratch")
+            try:
+                model = cls(cfg.policy, env, seed=seed, device=cfg.device, verbose=0,
+                            policy_kwargs=resolve_policy_kwargs(cfg.policy_kwargs) or None, **cfg.algo_kwargs)
+            except (ValueError, TypeError, AssertionError) as e:
+                raise ConfigError(f"{cls.__name__} cannot be built from algo_kwargs={cfg.algo_kwargs} "
+                                  f"policy_kwargs={cfg.policy_kwargs}: {e}") from None
+        # the config, env and model are good: only now is anything written
+        meta = yaml.safe_load((run_dir / "config.yaml").read_text()) if resume is not None else None
+        if meta is None:
+            cfg.run_name = run_dir.name
+            meta = {**cfg.to_dict(), "versions": _versions()}
+        else:
+            meta["total_timesteps"] = cfg.total_timesteps
+            meta.setdefault("resumed", []).append({"time": _now(), "from_steps": steps,
+                                                   "total_timesteps": cfg.total_timesteps, "versions": _versions()})
+        run_dir.mkdir(parents=True, exist_ok=True)
+        write_text(run_dir / "config.yaml", yaml.safe_dump(meta, sort_keys=False))
+        model.set_logger(configure(str(run_dir / TENSORBOARD_DIR), ["tensorboard"]))
         remaining = cfg.total_timesteps - model.num_timesteps
-        reset = False
-    else:
-        if resume is not None:
-            log(f"no checkpoint in {run_dir}/checkpoints: starting from scratch")
-        model = cls(cfg.policy, env, seed=cfg.seed, device=cfg.device, tensorboard_log=str(run_dir),
-                    policy_kwargs=cfg.policy_kwargs or None, verbose=0, **cfg.algo_kwargs)
-        remaining = cfg.total_timesteps
-        reset = True
-    if remaining <= 0:
-        log(f"{run_dir} already has {model.num_timesteps} >= {cfg.total_timesteps} steps; nothing to do")
-    else:
-        callbacks = CallbackList([
-            CheckpointCallback(save_freq=max(cfg.checkpoint_freq // cfg.n_envs, 1), save_path=str(run_dir / "checkpoints"),
-                               name_prefix="model"),
-            metrics_callback(),
-        ])
-        t0 = time.perf_counter()
-        model.learn(total_timesteps=remaining, callback=callbacks, progress_bar=progress_bar,
-                    tb_log_name="tb", reset_num_timesteps=reset)
-        seconds = time.perf_counter() - t0
-        log(f"trained {remaining} steps in {seconds:.1f} s ({remaining / seconds:.0f} steps/s)")
-        (run_dir / "train_stats.json").write_text(json.dumps(
-            {"timesteps": int(model.num_timesteps), "seconds_last_session": seconds,
-             "steps_per_second": remaining / seconds}, indent=1))
-    model.save(run_dir / "model.zip")
-    env.close()
+
+        with SignalStop() as stop:
+            session = session_callback(run_dir, cfg.checkpoint_freq, stop, off_policy, log)
+            t0 = time.perf_counter()
+            try:
+                model.learn(total_timesteps=remaining, callback=CallbackList([session, metrics_callback()]),
+                            progress_bar=progress_bar, reset_num_timesteps=False)
+            except _PIPE_ERRORS:
+                if stop.signum is None:
+                    raise
+                session.stopped = True  # a worker died on the signal: the last completed state is kept
+                if off_policy:
+                    session.safe_steps = model.num_timesteps
+            seconds = time.perf_counter() - t0
+            if session.stopped:
+                model.num_timesteps = session.safe_steps
+                path = None
+                if session.safe_steps > session.start_steps:
+                    path = checkpoint_path(run_dir, session.safe_steps)
+                    save_state(model, path, run_dir, off_policy)
+                raise TrainingInterrupted(run_dir, session.safe_steps, path, stop.signum)
+            learned = model.num_timesteps - session.start_steps
+            log(f"trained {learned:,} steps in {seconds:.1f} s ({learned / max(seconds, 1e-9):.0f} steps/s)")
+            final = run_dir / FINAL_MODEL
+            old = saved_steps(final) if final.exists() else None
+            if old is not None and old > model.num_timesteps:
+                raise RuntimeError(f"{final} has {old:,} steps, more than this session's {model.num_timesteps:,}: "
+                                   f"not overwritten (was the run trained twice at once?)")
+            save_state(model, final, run_dir, off_policy)
+            write_text(run_dir / "train_stats.json", json.dumps(
+                {"timesteps": int(model.num_timesteps), "seconds_last_session": seconds,
+                 "steps_per_second": learned / max(seconds, 1e-9)}, indent=1))
+    finally:
+        try:
+            env.close()
+        except _PIPE_ERRORS:
+            pass
     return run_dir
 
 

@@ -76,7 +76,7 @@ def test_bad_training_config():
         TrainConfig(algo="sac")
     with pytest.raises(ValueError, match="unknown env id"):
         TrainConfig(env_id="splitpoker/Nope-v0")
-    with pytest.raises(ValueError, match=r"unknown TrainConfig field\(s\) \['lr'\]"):
+    with pytest.raises(ValueError, match=r"unknown config key\(s\) \[.lr.\]"):
         TrainConfig.from_dict({"lr": 1})
 
 
