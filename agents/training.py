@@ -297,12 +297,13 @@ def train(cfg: TrainConfig | None = None, *, resume: str | Path | None = None, t
                     session.safe_steps = model.num_timesteps
             seconds = time.perf_counter() - t0
             if session.stopped:
+                discarded = model.num_timesteps - session.safe_steps
                 model.num_timesteps = session.safe_steps
                 path = None
                 if session.safe_steps > session.start_steps:
                     path = checkpoint_path(run_dir, session.safe_steps)
                     save_state(model, path, run_dir, off_policy)
-                raise TrainingInterrupted(run_dir, session.safe_steps, path, stop.signum)
+                raise TrainingInterrupted(run_dir, session.safe_steps, path, stop.signum, discarded)
             learned = model.num_timesteps - session.start_steps
             log(f"trained {learned:,} steps in {seconds:.1f} s ({learned / max(seconds, 1e-9):.0f} steps/s)")
             final = run_dir / FINAL_MODEL

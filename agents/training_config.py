@@ -57,7 +57,8 @@ _RESERVED_ALGO_KWARGS = {"policy": "policy", "env": "env.id", "seed": "seed", "d
                          "_init_setup_model": None}
 _RESERVED_POLICY_KWARGS = ("observation_space", "action_space", "lr_schedule")
 # policy_kwargs values that name a class: resolved from these modules when given as a string
-_CLASS_KWARGS = {"activation_fn": "torch.nn", "optimizer_class": "torch.optim"}
+_CLASS_KWARGS = {"activation_fn": ("torch.nn", ["ReLU", "Tanh", "ELU", "LeakyReLU", "GELU", "SiLU"]),
+                 "optimizer_class": ("torch.optim", ["Adam", "AdamW", "SGD", "RMSprop"])}
 
 
 class ConfigError(ValueError):
@@ -66,8 +67,9 @@ class ConfigError(ValueError):
 
 
 def _hint(name: str, allowed) -> str:
-    close = difflib.get_close_matches(str(name), [str(a) for a in allowed], n=1)
-    return f" (did you mean {close[0]!r}?)" if close else ""
+    by_lower = {str(a).lower(): str(a) for a in allowed}
+    close = difflib.get_close_matches(str(name).lower(), list(by_lower), n=1)
+    return f" (did you mean {by_lower[close[0]]!r}?)" if close else ""
 
 
 def _unknown(what: str, keys, allowed) -> ValueError:
@@ -169,7 +171,7 @@ def resolve_policy_kwargs(policy_kwargs: dict[str, Any]) -> dict[str, Any]:
     """``policy_kwargs`` with class names given as strings (``activation_fn: ReLU``) replaced by
     the classes (``torch.nn.ReLU``)."""
     out = dict(policy_kwargs)
-    for key, module_name in _CLASS_KWARGS.items():
+    for key, (module_name, examples) in _CLASS_KWARGS.items():
         value = out.get(key)
         if isinstance(value, str):
             module = importlib.import_module(module_name)
@@ -177,7 +179,7 @@ def resolve_policy_kwargs(policy_kwargs: dict[str, Any]) -> dict[str, Any]:
             if not inspect.isclass(cls):
                 names = [n for n in dir(module) if inspect.isclass(getattr(module, n)) and not n.startswith("_")]
                 raise ValueError(f"policy_kwargs.{key}={value!r}{_hint(value, names)}: expected a class name "
-                                 f"from {module_name}, e.g. {names[:4]}")
+                                 f"from {module_name} such as {examples}")
             out[key] = cls
     return out
 
@@ -196,6 +198,39 @@ def _check_net_arch(value, actor_critic: bool) -> None:
     raise ValueError(f"policy_kwargs.net_arch={value!r}: expected {expected}")
 
 
+# values of common algo_kwargs: (kind, low, high); stable-baselines3 checks only some of them, and
+# MaskablePPO with batch_size 1 trains into NaN
+_ALGO_VALUES = {"learning_rate": ("number", 0.0, None), "gamma": ("number", 0.0, 1.0),
+                "gae_lambda": ("number", 0.0, 1.0), "ent_coef": ("number", 0.0, None),
+                "vf_coef": ("number", 0.0, None), "clip_range": ("number", 0.0, None),
+                "max_grad_norm": ("number", 0.0, None), "n_steps": ("int", 1, None), "n_epochs": ("int", 1, None),
+                "buffer_size": ("int", 1, None), "learning_starts": ("int", 0, None),
+                "gradient_steps": ("int", 1, None), "target_update_interval": ("int", 1, None),
+                "exploration_fraction": ("number", 0.0, 1.0), "exploration_initial_eps": ("number", 0.0, 1.0),
+                "exploration_final_eps": ("number", 0.0, 1.0), "tau": ("number", 0.0, 1.0)}
+
+
+def _check_algo_values(algo: str, algo_kwargs: dict[str, Any]) -> None:
+    rules = dict(_ALGO_VALUES)
+    rules["batch_size"] = ("int", 2 if algo in ("maskable_ppo", "ppo") else 1, None)
+    for key, value in algo_kwargs.items():
+        if key not in rules:
+            continue
+        kind, low, high = rules[key]
+        if kind == "int":
+            ok = isinstance(value, numbers.Integral) and not isinstance(value, bool) and value >= low
+            expected = f"an integer >= {low}"
+        else:
+            ok = (isinstance(value, numbers.Real) and not isinstance(value, bool) and value == value
+                  and value > low if key in ("learning_rate", "clip_range") else
+                  isinstance(value, numbers.Real) and not isinstance(value, bool) and value == value and value >= low)
+            ok = ok and (high is None or value <= high)
+            expected = (f"a number {'>' if key in ('learning_rate', 'clip_range') else '>='} {low:g}"
+                        + (f" and <= {high:g}" if high is not None else ""))
+        if not ok:
+            raise ValueError(f"algo_kwargs.{key}={value!r}: expected {expected}")
+
+
 def check_algo_and_policy(algo: str, policy: str, algo_kwargs: dict[str, Any], policy_kwargs: dict[str, Any]) -> None:
     """Check ``algo_kwargs`` and ``policy_kwargs`` against the signatures of the classes they
     are passed to, and ``policy`` against the algorithm's policy names."""
@@ -210,6 +245,7 @@ def check_algo_and_policy(algo: str, policy: str, algo_kwargs: dict[str, Any], p
     unknown = set(algo_kwargs) - names
     if unknown and not open_ended:
         raise _unknown(f"algo_kwargs key(s) for {cls.__name__}", unknown, names)
+    _check_algo_values(algo, algo_kwargs)
     aliases = getattr(cls, "policy_aliases", {})
     if not isinstance(policy, str) or policy not in aliases:
         raise ValueError(f"unknown policy {policy!r} for {cls.__name__}{_hint(policy, aliases)}: "

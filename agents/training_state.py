@@ -179,11 +179,13 @@ class TrainingInterrupted(Exception):
     """Training stopped on a signal after saving its state (``path``, ``None`` when nothing new
     was learned since the session started)."""
 
-    def __init__(self, run_dir: Path, steps: int, path: Path | None, signum: int):
+    def __init__(self, run_dir: Path, steps: int, path: Path | None, signum: int, discarded: int = 0):
         self.run_dir, self.steps, self.path, self.signum = Path(run_dir), steps, path, signum
+        self.discarded = discarded  # steps taken after the saved state (the unfinished rollout)
         name = signal.Signals(signum).name
         where = f"saved {path}" if path is not None else "nothing new to save"
-        super().__init__(f"interrupted by {name} at {steps:,} steps: {where}")
+        lost = f" ({discarded:,} steps of the unfinished rollout not kept)" if discarded else ""
+        super().__init__(f"interrupted by {name} at {steps:,} steps{lost}: {where}")
 
     @property
     def exit_code(self) -> int:
