@@ -5,11 +5,13 @@ import json
 import gymnasium as gym
 import numpy as np
 import pytest
+import yaml
 
 import envs  # noqa: F401
 from agents.evaluation import hand_seeds, mean_ci, run_policy, summarize
 from agents.policies import HouseWayPolicy, MonteCarloPolicy, RandomPolicy, SB3Policy, make_baseline
 from agents.training import TrainConfig, latest_checkpoint, load_model, make_vec_env, train
+from agents.training_state import newest_state, saved_steps
 
 
 def tiny(tmp_path, algo="maskable_ppo", env_id="splitpoker/AsiaPokerSetting-v0", **kw):
@@ -45,16 +47,60 @@ def test_custom_metrics_logged(tmp_path):
     assert ea.Scalars("splitpoker/foul_rate")[-1].value == 0.0  # masked: never fouls
 
 
-def test_resume_continues_from_checkpoint(tmp_path):
+def test_resume_continues_from_the_newest_state(tmp_path):
+    """The final model (256 steps) is newer than the last checkpoint (128): resume starts there,
+    keeps counting (reset_num_timesteps=False) and writes into the same TensorBoard folder."""
     cfg = tiny(tmp_path)
     run_dir = train(cfg, progress_bar=False, log=lambda m: None)
+    assert saved_steps(run_dir / "model.zip") == 256 and saved_steps(run_dir / "checkpoints" / "model_128_steps.zip") == 128
     cfg2 = tiny(tmp_path)
     cfg2.total_timesteps = 512
     messages = []
     train(cfg2, resume=run_dir, progress_bar=False, log=messages.append)
-    assert any("resuming" in m for m in messages)
+    assert any("from model.zip (256 steps)" in m for m in messages), messages
     model, _ = load_model(run_dir / "model.zip")
-    assert model.num_timesteps >= 512
+    assert model.num_timesteps == 512
+    assert [p.name for p in run_dir.glob("tb_*")] == ["tb_1"] and len(list((run_dir / "tb_1").iterdir())) == 2
+    saved = yaml.safe_load((run_dir / "config.yaml").read_text())
+    assert saved["total_timesteps"] == 512 and saved["resumed"][0]["from_steps"] == 256
+    assert saved["seed"] == 0 and "stable-baselines3" in saved["versions"]
+
+
+def test_resume_reads_steps_from_the_zip_and_never_rewinds(tmp_path):
+    run_dir = train(tiny(tmp_path), progress_bar=False, log=lambda m: None)
+    ckpts = run_dir / "checkpoints"
+    # a misleading file name and an unreadable zip do not win over the final model
+    (ckpts / "model_128_steps.zip").rename(ckpts / "model_999999_steps.zip")
+    (ckpts / "model_5000_steps.zip").write_bytes(b"not a zip")
+    warnings = []
+    state = newest_state(run_dir, warn=warnings.append)
+    assert state.path == run_dir / "model.zip" and state.steps == 256
+    assert any("model_5000_steps.zip" in w for w in warnings)
+    assert latest_checkpoint(run_dir) == run_dir / "model.zip"
+    # the target is already met: nothing is written, the finished model is not replaced
+    before = {p: p.read_bytes() for p in run_dir.rglob("*") if p.is_file()}
+    messages = []
+    for total in (256, 100):
+        assert train(resume=run_dir, total_timesteps=total, progress_bar=False, log=messages.append) == run_dir
+    assert sum("nothing to do" in m for m in messages) == 2
+    assert {p: p.read_bytes() for p in run_dir.rglob("*") if p.is_file()} == before
+    # resuming with a config of another experiment is refused
+    other = tiny(tmp_path, seed=1)
+    with pytest.raises(ValueError, match="seed differ"):
+        train(other, resume=run_dir, progress_bar=False, log=lambda m: None)
+
+
+def test_dqn_resume_restores_the_replay_buffer(tmp_path):
+    run_dir = train(tiny(tmp_path, "dqn"), progress_bar=False, log=lambda m: None)
+    model, _ = load_model(run_dir / "model.zip")
+    model.load_replay_buffer(run_dir / "replay_buffer.pkl")
+    assert model.replay_buffer.size() * 2 == model.num_timesteps == 256
+    messages = []
+    train(resume=run_dir, total_timesteps=400, progress_bar=False, log=messages.append)
+    assert any("replay buffer restored: 256 transitions" in m for m in messages), messages
+    model, _ = load_model(run_dir / "model.zip")
+    model.load_replay_buffer(run_dir / "replay_buffer.pkl")
+    assert model.replay_buffer.size() * 2 == model.num_timesteps == 400
 
 
 def test_subproc_vec_env_with_maskable_ppo(tmp_path):

@@ -146,8 +146,8 @@ def test_dqn_subproc_survives_ctrl_c_to_the_process_group(tmp_path):
     """A terminal's Ctrl-C reaches the SubprocVecEnv workers too: they ignore it, the parent saves
     the model and the replay buffer, and the buffer is restored on resume."""
     run_dir, interrupts, lost = _interrupt_and_resume(
-        tmp_path, "dqn", {"learning_starts": 100, "buffer_size": 20000, "train_freq": 4, "batch_size": 32},
-        total=3000, lost_bound=2, vec_env="subproc", group=True, signals=(signal.SIGINT,), max_interrupts=2)
+        tmp_path, "dqn", {"learning_starts": 100, "buffer_size": 2000, "train_freq": 4, "batch_size": 32},
+        total=1500, lost_bound=2, vec_env="subproc", group=True, signals=(signal.SIGINT,), max_interrupts=2)
     print(f"dqn/subproc: {interrupts} interrupts survived, at most {lost} steps lost")
     assert interrupts >= 1
     import pickle
