@@ -60,7 +60,16 @@ def test_resume_continues_from_the_newest_state(tmp_path):
     assert any("from model.zip (256 steps)" in m for m in messages), messages
     model, _ = load_model(run_dir / "model.zip")
     assert model.num_timesteps == 512
-    assert [p.name for p in run_dir.glob("tb_*")] == ["tb_1"] and len(list((run_dir / "tb_1").iterdir())) == 2
+    assert [p.name for p in run_dir.glob("tb_*")] == ["tb_1"]
+    from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
+
+    first, second = sorted((run_dir / "tb_1").iterdir())  # one event file per session, same curve
+    steps = []
+    for path in (first, second):
+        ea = EventAccumulator(str(path))
+        ea.Reload()
+        steps.append([e.step for e in ea.Scalars("splitpoker/hands")])
+    assert max(steps[0]) <= 256 < min(steps[1]) and max(steps[1]) == 512
     saved = yaml.safe_load((run_dir / "config.yaml").read_text())
     assert saved["total_timesteps"] == 512 and saved["resumed"][0]["from_steps"] == 256
     assert saved["seed"] == 0 and "stable-baselines3" in saved["versions"]

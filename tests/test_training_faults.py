@@ -24,7 +24,8 @@ import numpy as np
 import pytest
 import yaml
 
-from agents.training_state import replay_buffer_path, saved_states, saved_steps
+from agents.training import load_model
+from agents.training_state import SignalStop, replay_buffer_path, saved_states, saved_steps
 
 ROOT = Path(__file__).resolve().parent.parent
 TRAIN = ROOT / "scripts" / "train.py"
@@ -98,7 +99,8 @@ def _interrupt_and_resume(tmp_path, algo, algo_kwargs, total, lost_bound, *, vec
         assert lost <= lost_bound, f"lost {lost} steps, more than {lost_bound}"
         if m.group(5):
             path = Path(m.group(5))
-            assert saved_steps(path) == steps
+            model, _ = load_model(path)  # a whole, loadable model with the reported step count
+            assert model.num_timesteps == saved_steps(path) == steps
             if algo == "dqn":  # the replay buffer saved beside it holds exactly these steps
                 import pickle
 
@@ -154,3 +156,16 @@ def test_dqn_subproc_survives_ctrl_c_to_the_process_group(tmp_path):
 
     with open(run_dir / "replay_buffer.pkl", "rb") as f:  # every step of every session is in the buffer
         assert pickle.load(f).size() * 2 == saved_steps(run_dir / "model.zip")
+
+
+def test_signal_stop_first_signal_asks_second_aborts():
+    previous = signal.getsignal(signal.SIGINT)
+    messages = []
+    with pytest.raises(KeyboardInterrupt, match="second SIGTERM"):
+        with SignalStop(log=messages.append) as stop:
+            os.kill(os.getpid(), signal.SIGINT)
+            time.sleep(0.01)
+            assert stop.signum == signal.SIGINT and "SIGINT received" in messages[0]
+            os.kill(os.getpid(), signal.SIGTERM)
+            time.sleep(1)
+    assert signal.getsignal(signal.SIGINT) is previous  # handlers restored
