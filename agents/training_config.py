@@ -40,6 +40,7 @@ import difflib
 import importlib
 import inspect
 import numbers
+import os
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -217,16 +218,14 @@ def _check_algo_values(algo: str, algo_kwargs: dict[str, Any]) -> None:
         if key not in rules:
             continue
         kind, low, high = rules[key]
+        strict = key in ("learning_rate", "clip_range")  # must be above ``low``, not equal to it
         if kind == "int":
             ok = isinstance(value, numbers.Integral) and not isinstance(value, bool) and value >= low
             expected = f"an integer >= {low}"
         else:
-            ok = (isinstance(value, numbers.Real) and not isinstance(value, bool) and value == value
-                  and value > low if key in ("learning_rate", "clip_range") else
-                  isinstance(value, numbers.Real) and not isinstance(value, bool) and value == value and value >= low)
-            ok = ok and (high is None or value <= high)
-            expected = (f"a number {'>' if key in ('learning_rate', 'clip_range') else '>='} {low:g}"
-                        + (f" and <= {high:g}" if high is not None else ""))
+            ok = (isinstance(value, numbers.Real) and not isinstance(value, bool) and value == value  # not NaN
+                  and (value > low if strict else value >= low) and (high is None or value <= high))
+            expected = f"a number {'>' if strict else '>='} {low:g}" + (f" and <= {high:g}" if high is not None else "")
         if not ok:
             raise ValueError(f"algo_kwargs.{key}={value!r}: expected {expected}")
 
@@ -308,6 +307,8 @@ class TrainConfig:
         for name in ("n_envs", "total_timesteps", "checkpoint_freq"):
             _positive_int(name, getattr(self, name))
         check_seed(self.seed)
+        if isinstance(self.log_dir, os.PathLike):
+            self.log_dir = os.fspath(self.log_dir)
         if not isinstance(self.log_dir, str) or not self.log_dir:
             raise ValueError(f"log_dir={self.log_dir!r}: expected a folder path")
         if self.run_name is not None:
