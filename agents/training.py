@@ -143,6 +143,12 @@ def metrics_callback():
     return SplitPokerMetrics()
 
 
+def resolve_policy(cfg: TrainConfig):
+    """The policy passed to the algorithm (an alias such as ``MlpPolicy``) and its keyword
+    arguments, class names resolved (``activation_fn: Tanh``)."""
+    return cfg.policy, resolve_policy_kwargs(cfg.policy_kwargs)
+
+
 def latest_checkpoint(run_dir: Path) -> Path | None:
     """The newest saved model of ``run_dir`` (final model, checkpoint or interrupt save), by
     the step count recorded inside the zip; ``None`` if there is none."""
@@ -264,8 +270,9 @@ def train(cfg: TrainConfig | None = None, *, resume: str | Path | None = None, t
             if resume is not None:
                 log(f"no saved model in {run_dir}: starting from scratch")
             try:
-                model = cls(cfg.policy, env, seed=seed, device=cfg.device, verbose=0,
-                            policy_kwargs=resolve_policy_kwargs(cfg.policy_kwargs) or None, **cfg.algo_kwargs)
+                policy, policy_kwargs = resolve_policy(cfg)
+                model = cls(policy, env, seed=seed, device=cfg.device, verbose=0,
+                            policy_kwargs=policy_kwargs or None, **cfg.algo_kwargs)
             except (ValueError, TypeError, AssertionError) as e:
                 raise ConfigError(f"{cls.__name__} cannot be built from algo_kwargs={cfg.algo_kwargs} "
                                   f"policy_kwargs={cfg.policy_kwargs}: {e}") from None

@@ -230,6 +230,25 @@ def _check_algo_values(algo: str, algo_kwargs: dict[str, Any]) -> None:
             raise ValueError(f"algo_kwargs.{key}={value!r}: expected {expected}")
 
 
+# policies that are not stable-baselines3 aliases: name -> "module:function", where
+# ``function(name, algo)`` returns the policy class for that algorithm
+CUSTOM_POLICIES: dict[str, str] = {}
+
+
+def policy_class(algo: str, policy: str):
+    """The policy class ``policy`` names for ``algo``: an alias of the algorithm
+    (``MlpPolicy``) or an entry of :data:`CUSTOM_POLICIES`."""
+    cls = algo_class(algo)
+    aliases = getattr(cls, "policy_aliases", {})
+    if isinstance(policy, str) and policy in CUSTOM_POLICIES:
+        module, func = CUSTOM_POLICIES[policy].split(":")
+        return getattr(importlib.import_module(module), func)(policy, algo)
+    if not isinstance(policy, str) or policy not in aliases:
+        names = sorted([*aliases, *CUSTOM_POLICIES])
+        raise ValueError(f"unknown policy {policy!r} for {cls.__name__}{_hint(policy, names)}: expected one of {names}")
+    return aliases[policy]
+
+
 def check_algo_and_policy(algo: str, policy: str, algo_kwargs: dict[str, Any], policy_kwargs: dict[str, Any]) -> None:
     """Check ``algo_kwargs`` and ``policy_kwargs`` against the signatures of the classes they
     are passed to, and ``policy`` against the algorithm's policy names."""
@@ -245,11 +264,7 @@ def check_algo_and_policy(algo: str, policy: str, algo_kwargs: dict[str, Any], p
     if unknown and not open_ended:
         raise _unknown(f"algo_kwargs key(s) for {cls.__name__}", unknown, names)
     _check_algo_values(algo, algo_kwargs)
-    aliases = getattr(cls, "policy_aliases", {})
-    if not isinstance(policy, str) or policy not in aliases:
-        raise ValueError(f"unknown policy {policy!r} for {cls.__name__}{_hint(policy, aliases)}: "
-                         f"expected one of {sorted(aliases)}")
-    policy_cls = aliases[policy]
+    policy_cls = policy_class(algo, policy)
     for key in policy_kwargs:
         if key in _RESERVED_POLICY_KWARGS:
             raise ValueError(f"policy_kwargs.{key} is set from the environment: remove it")

@@ -210,3 +210,27 @@ def test_validation_helpers_and_the_shipped_configs():
         cfg = TrainConfig.from_yaml(path)  # the shipped configs stay valid
         assert cfg.algo == "maskable_ppo" and cfg.seed == 0
         assert TrainConfig.from_dict(cfg.to_dict()) == cfg  # config.yaml round trip
+
+
+def test_custom_policy_names_are_checked_against_their_class(monkeypatch):
+    """A policy outside stable-baselines3 is registered in CUSTOM_POLICIES; its policy_kwargs are
+    checked against its own signature."""
+    import sys
+    import types
+
+    from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
+
+    from agents import training_config
+
+    class WidePolicy(MaskableActorCriticPolicy):
+        def __init__(self, *args, width: int = 8, **kwargs):
+            super().__init__(*args, **kwargs)
+
+    module = types.ModuleType("fake_policies")
+    module.policy_class = lambda name, algo: WidePolicy
+    monkeypatch.setitem(sys.modules, "fake_policies", module)
+    monkeypatch.setitem(training_config.CUSTOM_POLICIES, "WidePolicy", "fake_policies:policy_class")
+    cfg = TrainConfig(policy="WidePolicy", policy_kwargs={"width": 4})
+    assert training_config.policy_class(cfg.algo, cfg.policy) is WidePolicy
+    with pytest.raises(ValueError, match=r"unknown policy 'Wide' .*WidePolicy"):
+        TrainConfig(policy="Wide")
