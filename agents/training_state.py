@@ -175,9 +175,10 @@ class SignalStop:
         self._previous.clear()
 
 
-class TrainingInterrupted(Exception):
+class TrainingInterrupted(KeyboardInterrupt):
     """Training stopped on a signal after saving its state (``path``, ``None`` when nothing new
-    was learned since the session started)."""
+    was learned since the session started). A ``KeyboardInterrupt``, so callers that do not know
+    it treat it as the interrupt it is (and ``except Exception`` does not swallow it)."""
 
     def __init__(self, run_dir: Path, steps: int, path: Path | None, signum: int, discarded: int = 0):
         self.run_dir, self.steps, self.path, self.signum = Path(run_dir), steps, path, signum
