@@ -15,7 +15,8 @@ k     per-round value (``sums[t, k]`` = sum, ``sums[t, K + k]`` = sum of squares
 3     Envy units collected per seat (all other seats together)
 ====  ===========================================================================
 
-``lines[t, l]`` counts seat hands paying Envy line ``l`` (the last column: hands paying none).
+``sums[t, 2K]`` = sum of (value 1 × value 3), for the covariance of the bonus and Envy results
+(the Fortune wager's combined return). ``lines[t, l]`` counts seat hands paying Envy line ``l`` (the last column: hands paying none).
 """
 
 from __future__ import annotations
@@ -76,51 +77,74 @@ def simulate_table_rounds(paigow, style_id, rank, to_two, cat5, commission, n_se
         for k in range(N_STATS):
             sums[t, k] += vals[k]
             sums[t, N_STATS + k] += vals[k] * vals[k]
+        sums[t, 2 * N_STATS] += vals[1] * vals[3]
+
+
+def _ci(mean: float, var: float, n: int) -> dict:
+    se = math.sqrt(max(var, 0.0) / n)
+    half = 1.959963984540054 * se
+    return {"mean": mean, "ci95": [mean - half, mean + half], "stderr": se}
 
 
 def simulate_table(rules: TableRules, n_seats: int, n_rounds: int, seed: int = 0, progress=None,
-                   chunk: int = 1_000_000) -> dict:
+                   chunk: int = 500_000, fortune_wager: float = 5.0) -> dict:
     """Simulate ``n_rounds`` table rounds with ``n_seats`` house-way seats; means and 95% CIs.
 
-    Amounts: main and bonus per unit wagered; Envy in Envy units (``rules.envy_unit`` chips each).
-    ``progress(n)`` after each chunk."""
+    Amounts: main and bonus per unit wagered; Envy in Envy units (``rules.envy_unit`` chips each);
+    ``fortune_with_envy_chips``: a ``fortune_wager`` bonus bet plus its Envy, in chips per seat.
+    ``progress(n)`` after each chunk. Ctrl-C stops after the current chunk and reports the rounds
+    done (``"interrupted": true``)."""
     if isinstance(n_seats, bool) or not isinstance(n_seats, (int, np.integer)) or not 1 <= n_seats <= N_SPOTS - 1:
         raise ValueError(f"seats={n_seats!r}: expected 1..{N_SPOTS - 1}")
     if isinstance(n_rounds, bool) or not isinstance(n_rounds, (int, np.integer)) or n_rounds < 1:
         raise ValueError(f"rounds={n_rounds!r}: expected a positive integer")
     a = rules.arrays()
     nt = numba.config.NUMBA_NUM_THREADS
-    sums = np.zeros((nt, 2 * N_STATS))
+    chunks = []
     et = rules.envy_paytable
     n_lines = len(et.lines) if et is not None else 0
-    lines = np.zeros((nt, n_lines + 1), dtype=np.int64)
     envy_line = et.line_of_code.astype(np.int64) if et is not None else np.full(1 << 17, -1, dtype=np.int64)
     envy_units = a["envy_amount"] / rules.envy_unit  # the kernel's Envy in units
     seed = int(seed) & ((1 << 63) - 1)
+    args = (rules.game == "paigow", a["style_id"], a["rank"], a["to_two"], a["cat5"], a["commission"], int(n_seats))
+    simulate_table_rounds(*args, seed, 0, 1, a["bonus_odds"], a["bonus_cap"], envy_units, envy_line,  # compile first
+                          np.zeros((nt, 2 * N_STATS + 1)), np.zeros((nt, n_lines + 1), dtype=np.int64))
     t0 = time.perf_counter()
     done = 0
-    while done < n_rounds:
-        n = min(chunk, n_rounds - done)
-        simulate_table_rounds(rules.game == "paigow", a["style_id"], a["rank"], a["to_two"], a["cat5"], a["commission"],
-                              int(n_seats), seed, done, n, a["bonus_odds"], a["bonus_cap"], envy_units, envy_line,
-                              sums, lines)
-        done += n
-        if progress is not None:
-            progress(n)
+    interrupted = False
+    try:
+        while done < n_rounds:
+            n = min(chunk, n_rounds - done)
+            sums = np.zeros((nt, 2 * N_STATS + 1))
+            lines = np.zeros((nt, n_lines + 1), dtype=np.int64)
+            simulate_table_rounds(*args, seed, done, n, a["bonus_odds"], a["bonus_cap"], envy_units, envy_line,
+                                  sums, lines)
+            chunks.append((n, sums.sum(axis=0), lines.sum(axis=0)))  # one statement: a chunk counts whole or not
+            done = sum(c[0] for c in chunks)
+            if progress is not None:
+                progress(n)
+    except KeyboardInterrupt:
+        interrupted = True
     seconds = time.perf_counter() - t0
-    tot = sums.sum(axis=0)
+    done = sum(c[0] for c in chunks)
+    if done == 0:
+        raise KeyboardInterrupt("interrupted before the first chunk finished")
+    tot = sum(c[1] for c in chunks)
+    counts = sum(c[2] for c in chunks)
     names = ("main_per_unit", "bonus_per_unit", "envy_units_per_other_seat", "envy_units_per_seat")
     stats = {}
+    means = tot[:N_STATS] / done
+    var = (tot[N_STATS: 2 * N_STATS] / done - means**2) * done / max(done - 1, 1)
     for k, name in enumerate(names):
-        mean = tot[k] / n_rounds
-        var = max(tot[N_STATS + k] / n_rounds - mean * mean, 0.0) * n_rounds / max(n_rounds - 1, 1)
-        half = 1.959963984540054 * math.sqrt(var / n_rounds)
-        stats[name] = {"mean": mean, "ci95": [mean - half, mean + half], "stderr": math.sqrt(var / n_rounds)}
-    out = {"game": rules.game, "house_way": rules.house_way, "seats": int(n_seats), "rounds": int(n_rounds),
-           "seed": seed, "stats": stats, "seconds": seconds,
-           "rounds_per_second": n_rounds / seconds if seconds else math.nan}
+        stats[name] = _ci(float(means[k]), float(var[k]), done)
+    cov = (tot[2 * N_STATS] / done - means[1] * means[3]) * done / max(done - 1, 1)
+    w, u = float(fortune_wager), rules.envy_unit
+    stats["fortune_with_envy_chips"] = _ci(w * means[1] + u * means[3], w * w * var[1] + u * u * var[3] + 2 * w * u * cov, done)
+    out = {"game": rules.game, "house_way": rules.house_way, "seats": int(n_seats), "rounds": int(done),
+           "rounds_requested": int(n_rounds), "interrupted": interrupted, "seed": seed, "fortune_wager": w,
+           "envy_unit": u, "stats": stats, "seconds": seconds,
+           "rounds_per_second": done / seconds if seconds else math.nan}
     if et is not None:
-        counts = lines.sum(axis=0)
         out["envy_line_hands"] = {ln.key: int(counts[i]) for i, ln in enumerate(et.lines)}
         out["envy_line_hands"]["none"] = int(counts[-1])
     return out
