@@ -177,3 +177,17 @@ except ImportError:
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=900)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "ok"
+
+
+def test_options_observe_settings_house_way_action_and_unmasked_fouls():
+    env = paigow_table_v0.parallel_env(num_seats=2, observe_settings=True, allow_house_way_action=True, mask_fouls=False)
+    parallel_api_test(env, num_cycles=4)
+    obs, infos = env.reset(seed=2)
+    assert obs["seat_1"]["observation"].shape == (210 + 21 * 2,)
+    obs, *_ = env.step({"seat_1": 0, "seat_2": 0})
+    assert obs["seat_1"]["action_mask"][28:].all()  # every setting and the house-way action
+    assert obs["seat_1"]["observation"][210:].any()
+    obs, rew, term, trunc, infos = env.step({"seat_1": 49, "seat_2": 28})
+    assert infos["seat_1"]["house_way_action"] and infos["seat_1"]["setting"] == infos["seat_1"]["house_way_setting"]
+    asia = asia_table_v0.parallel_env(num_seats=1, observe_settings=True)
+    assert asia.observation_space("seat_1")["observation"].shape == (210 + 105 * 3,)
