@@ -61,8 +61,11 @@ class TrainConfig:
     def __post_init__(self):
         import envs  # noqa: F401  (registers the ids)
 
-        if self.env_id not in envs.ENV_IDS:
-            raise ValueError(f"unknown env id {self.env_id!r}: expected one of {list(envs.ENV_IDS)}")
+        from envs.registration import TABLE_ENV_IDS
+
+        known = [*envs.ENV_IDS, *TABLE_ENV_IDS]
+        if self.env_id not in known:
+            raise ValueError(f"unknown env id {self.env_id!r}: expected one of {known}")
         if self.algo not in ALGOS:
             raise ValueError(f"unknown algo {self.algo!r}: expected one of {ALGOS}")
         if self.vec_env not in ("dummy", "subproc"):

@@ -218,3 +218,52 @@ def test_a_seat_that_leaves_is_not_settled_and_its_hand_is_dead():
     assert t.phase == TablePhase.SET
     r = t.settle()
     assert list(r.seats) == [1] and r.seats[1].envy_chips == 0
+
+
+def _script(*args):
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    return subprocess.run([sys.executable, str(root / "scripts" / "simulate_table.py"), *args], capture_output=True,
+                          text=True, timeout=900, cwd=root)
+
+
+def test_simulate_table_script_help_and_bad_input():
+    out = _script("--help")
+    assert out.returncode == 0 and "usage" in out.stdout.lower()
+    for args, fragment in ((["--seats", "7"], "--seats 7: expected 1..6"), (["--rounds", "0"], "--rounds 0"),
+                           (["--fortune-wager", "4"], r"Envy needs $5"), (["--style", "asia-000"], "is for asia")):
+        out = _script(*args)
+        assert out.returncode == 2 and fragment in out.stderr, out.stderr
+
+
+@pytest.mark.slow
+def test_envy_exact_figures_and_the_published_column():
+    import yaml
+
+    from envs.rules.bonus import cached_feature_histogram, paytable_report
+    from envs.rules.paytables import ENVY, PayTable
+
+    hist = cached_feature_histogram()
+    assert paytable_report(ENVY, hist)["expected_envy_units_per_other_seat"] == pytest.approx(0.043706, abs=5e-7)
+    from pathlib import Path
+
+    with open(Path(__file__).resolve().parent.parent / "configs" / "paytables" / "envy_5000.yaml") as f:
+        published = PayTable.from_dict(yaml.safe_load(f))
+    per_seat = paytable_report(published, hist)["expected_envy_units_per_other_seat"]
+    # Wizard of Odds (quoted by Casino City Times, 2015): each other player is worth 0.92% of a $5 Fortune wager
+    assert round(100 * per_seat / 5, 2) == 0.92
+
+
+@pytest.mark.slow
+def test_simulate_table_script_small_run_is_within_ci():
+    import json
+
+    out = _script("--game", "paigow", "--seats", "4", "--rounds", "20000", "--json")
+    assert out.returncode == 0, out.stderr
+    rep = json.loads(out.stdout)
+    assert rep["simulation"]["rounds"] == 20000 and not rep["simulation"]["interrupted"]
+    assert rep["exact"]["fortune_with_envy_chips_by_other_seats"]["3"] == pytest.approx(5 * -0.085241 + 3 * 0.043706, abs=1e-5)
+    assert rep["checks"]["envy_within_ci"] and rep["checks"]["bonus_within_ci"]

@@ -191,3 +191,14 @@ def test_options_observe_settings_house_way_action_and_unmasked_fouls():
     assert infos["seat_1"]["house_way_action"] and infos["seat_1"]["setting"] == infos["seat_1"]["house_way_setting"]
     asia = asia_table_v0.parallel_env(num_seats=1, observe_settings=True)
     assert asia.observation_space("seat_1")["observation"].shape == (210 + 105 * 3,)
+
+
+def test_training_config_accepts_the_table_ids():
+    from agents.training import TrainConfig, make_vec_env
+
+    cfg = TrainConfig(env_id="splitpoker/PaiGowTable-v0", env_kwargs={"other_seats": 2}, n_envs=2, total_timesteps=1000)
+    venv = make_vec_env(cfg)
+    assert venv.observation_space.shape == (210,)
+    venv.close()
+    with pytest.raises(ValueError, match="unknown env id 'splitpoker/Nope-v0'"):
+        TrainConfig(env_id="splitpoker/Nope-v0")
