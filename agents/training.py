@@ -60,7 +60,6 @@ class TrainConfig:
 
     def __post_init__(self):
         import envs  # noqa: F401  (registers the ids)
-
         from envs.registration import TABLE_ENV_IDS
 
         known = [*envs.ENV_IDS, *TABLE_ENV_IDS]

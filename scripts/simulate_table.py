@@ -132,7 +132,7 @@ def main(argv=None) -> int:
             print(f"Envy per other seat      {fmt(st['envy_units_per_other_seat'])}   exact {exact['envy_units_per_other_seat']:+.6f} units")
             print(f"${args.fortune_wager:g} Fortune + Envy, {args.seats - 1} others: {fmt(st['fortune_with_envy_chips'])}   "
                   f"exact {exact['fortune_with_envy_chips_by_other_seats'][args.seats - 1]:+.6f} chips")
-            print("exact $%g Fortune + Envy by other seats: " % args.fortune_wager + ", ".join(
+            print(f"exact ${args.fortune_wager:g} Fortune + Envy by other seats: " + ", ".join(
                 f"{n}: {v:+.4f}" for n, v in exact["fortune_with_envy_chips_by_other_seats"].items()))
             print("Envy hands (seat hands paying each line): " + ", ".join(f"{k} {v:,}" for k, v in sim["envy_line_hands"].items()))
         print("checks: " + ", ".join(f"{k} {v}" for k, v in checks.items()))

@@ -202,3 +202,14 @@ def test_training_config_accepts_the_table_ids():
     venv.close()
     with pytest.raises(ValueError, match="unknown env id 'splitpoker/Nope-v0'"):
         TrainConfig(env_id="splitpoker/Nope-v0")
+
+
+def test_readme_table_example_runs():
+    import re
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parent.parent / "README.md").read_text()
+    code = re.search(r"```python\n(from envs.table import.*?)```", text, re.S).group(1)
+    scope = {}
+    exec(compile(code, "README.md", "exec"), scope)
+    assert all(scope["terms"].values()) and set(scope["rewards"]) == {"seat_1", "seat_2", "seat_3"}

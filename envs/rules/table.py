@@ -43,7 +43,13 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from .asia import N_ASIA_SETTINGS, asia_hands_won, asia_is_fouled, asia_main_result, asia_setting_ranks
+from .asia import (
+    N_ASIA_SETTINGS,
+    asia_hands_won,
+    asia_is_fouled,
+    asia_main_result,
+    asia_setting_ranks,
+)
 from .bonus import features_sorted
 from .cards import DECK_SIZE, JOKER, format_cards
 from .dealing import bounded, deal_round, sort7
@@ -135,7 +141,7 @@ class TableRules:
             raise ValueError(f"envy_paytable={envy!r}: Asia Poker has no Envy bonus (seed 000 pays only the player's own hand); use None")
         set_("envy_paytable", self._table(envy, "envy", "envy_paytable"))
         defaults = (5.0, 1000.0, 100.0, 5.0) if asia else (5.0, 500.0, 100.0, 1.0)
-        for name, d in zip(("main_min", "main_max", "bonus_max", "chip"), defaults):
+        for name, d in zip(("main_min", "main_max", "bonus_max", "chip"), defaults, strict=True):
             v = d if getattr(self, name) is None else _check_amount(name, getattr(self, name))
             set_(name, v)
         if not 0 < self.chip <= self.main_min <= self.main_max:

@@ -29,7 +29,7 @@ class TableParallelEnv(ParallelEnv):
         self.seats = TableSeats(self.game, layout, envy=envy, envy_unit=envy_unit, house_way_bet=house_way_bet,
                                 config=config, **overrides)
         self.possible_agents = [f"seat_{s}" for s in self.seats.player_seats]
-        self._seat_of = {a: s for a, s in zip(self.possible_agents, self.seats.player_seats)}
+        self._seat_of = dict(zip(self.possible_agents, self.seats.player_seats, strict=True))
         self.observation_spaces = {a: spaces.Dict({
             "observation": spaces.Box(0.0, 1.0, shape=(self.seats.obs_size,), dtype=np.float32),
             "action_mask": spaces.Box(0, 1, shape=(self.seats.n_actions,), dtype=np.int8),
