@@ -71,5 +71,3 @@ def env(**kwargs):
     """The AEC environment: :class:`parallel_env` through PettingZoo's ``parallel_to_aec``."""
     return parallel_to_aec(parallel_env(**kwargs))
 
-
-raw_env = parallel_env
