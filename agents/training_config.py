@@ -126,12 +126,15 @@ def algo_class(name: str):
 
 
 def env_class(env_id: str):
-    """The environment class registered under ``env_id`` (``envs.ENV_IDS``)."""
+    """The environment class registered under ``env_id`` (``envs.ENV_IDS`` or the table ids)."""
     import envs
 
-    if env_id not in envs.ENV_IDS:
-        raise ValueError(f"unknown env id {env_id!r}{_hint(env_id, envs.ENV_IDS)}: expected one of {list(envs.ENV_IDS)}")
-    module, name = envs.ENV_IDS[env_id].split(":")
+    from envs.registration import TABLE_ENV_IDS
+
+    known = {**envs.ENV_IDS, **TABLE_ENV_IDS}
+    if env_id not in known:
+        raise ValueError(f"unknown env id {env_id!r}{_hint(env_id, known)}: expected one of {list(known)}")
+    module, name = known[env_id].split(":")
     return getattr(importlib.import_module(module), name)
 
 

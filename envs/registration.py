@@ -8,15 +8,22 @@ ENV_IDS = {
     "splitpoker/PaiGowPoker-v0": "envs.pai_gow_poker:PaiGowPokerEnv",
     "splitpoker/PaiGowPokerSetting-v0": "envs.pai_gow_poker:PaiGowPokerSettingEnv",
 }
+# Single-agent table envs (envs/table/gym_env.py): kept apart from ENV_IDS, whose envs share the
+# one-seat observation layout; GAME_OF_ENV covers both.
+TABLE_ENV_IDS = {
+    "splitpoker/AsiaTable-v0": "envs.table.gym_env:AsiaTableEnv",
+    "splitpoker/PaiGowTable-v0": "envs.table.gym_env:PaiGowTableEnv",
+}
 GAME_OF_ENV = {
     "splitpoker/AsiaPoker-v0": "asia", "splitpoker/AsiaPokerSetting-v0": "asia",
     "splitpoker/PaiGowPoker-v0": "paigow", "splitpoker/PaiGowPokerSetting-v0": "paigow",
+    "splitpoker/AsiaTable-v0": "asia", "splitpoker/PaiGowTable-v0": "paigow",
 }
 
 
 def register_envs() -> None:
     from gymnasium.envs.registration import register, registry
 
-    for env_id, entry_point in ENV_IDS.items():
+    for env_id, entry_point in {**ENV_IDS, **TABLE_ENV_IDS}.items():
         if env_id not in registry:
             register(id=env_id, entry_point=entry_point, disable_env_checker=False)

@@ -1,0 +1,147 @@
+"""Single-agent table environments: ``splitpoker/PaiGowTable-v0`` and ``splitpoker/AsiaTable-v0``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+from gymnasium import spaces
+
+from ..config import AsiaPokerConfig, PaiGowPokerConfig
+from ..rules.table import MAX_SEATS, TablePhase
+from .seats import TableSeats
+
+OTHER_POLICIES = ("house_way", "random")
+
+
+class TableEnv(gym.Env):
+    """One learner at a multi-seat table; the other seats play a given policy.
+
+    ## Description
+    The table of ``envs.table.paigow_table_v0`` / ``asia_table_v0`` (dealer plus up to six seats
+    dealt from one 53-card deck in seed 004's order) seen from one seat: the learner sits at seat
+    ``seat`` and ``other_seats`` more seats are taken (the lowest free seat numbers), playing
+    ``other_policy``: ``"house_way"`` (default: they bet ``house_way_bet`` and set the house way),
+    ``"random"`` (random legal bet and setting) or a callable ``policy(observation, action_mask) ->
+    action`` given each other seat's own observation (this env's layout). Their hands remove cards
+    from the deck and, at Pai Gow, pay the learner's Envy bonus (a Fortune wager of $5+ collects
+    the Envy amount for every other seat's four of a kind or better); this is the env to learn
+    Envy and card-removal effects against.
+
+    ## Action Space
+    ``Discrete(n_bet + n_settings [+ 1])`` as the one-seat ``PaiGowPoker-v0`` / ``AsiaPoker-v0``:
+    bet levels, then settings, then optionally "play the house way". ``action_masks()`` (sb3-contrib
+    protocol) and ``info["action_mask"]``.
+
+    ## Observation Space
+    ``Box(0, 1, (210,), float32)``: 0-201 as the one-seat envs (:mod:`envs.observation`), 202 = other
+    seats in play / 5, 203 = holds Envy, 204-209 = one-hot seat number (``envs.table.seats``);
+    ``observe_settings=True`` appends the settings' values.
+
+    ## Rewards
+    The learner's net chips (main + bonus + Envy) / ``reward_unit`` at settlement; 0 for the bet.
+
+    ## Episode End
+    After the set step. Default ``invalid_action="penalize"``: every action steps; a fouled setting
+    is played and loses; a wrong-phase action ends the episode with ``-invalid_action_penalty``
+    and ``info["invalid_action"]``, ``info["reason"]``. ``"raise"``: a masked action raises
+    ``ValueError`` naming the action and phase.
+
+    ## Arguments
+    ``gym.make("splitpoker/PaiGowTable-v0", seat=1, other_seats=5, other_policy="house_way",
+    envy=True, envy_unit=1.0, house_way_bet=(5, 0), config=None, render_mode=None, **fields)``;
+    every ``PaiGowPokerConfig`` / ``AsiaPokerConfig`` field is a keyword.
+
+    ## Version History
+    * v0: initial release.
+    """
+
+    metadata = {"render_modes": ["ansi", "human"], "render_fps": 1}
+    game = ""
+
+    def __init__(self, seat: int = 1, other_seats: int = 5, other_policy: Any = "house_way", *,
+                 envy: bool | None = None, envy_unit: float = 1.0, house_way_bet=None, config=None,
+                 render_mode: str | None = None, **overrides):
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode={render_mode!r}: expected one of {self.metadata['render_modes']} or None")
+        self.render_mode = render_mode
+        if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)) or not 1 <= seat <= MAX_SEATS:
+            raise ValueError(f"seat={seat!r}: expected 1..{MAX_SEATS}")
+        if isinstance(other_seats, bool) or not isinstance(other_seats, (int, np.integer)) or not 0 <= other_seats <= MAX_SEATS - 1:
+            raise ValueError(f"other_seats={other_seats!r}: expected 0..{MAX_SEATS - 1} (a 53-card deck deals the dealer and 6 seats)")
+        if not callable(other_policy) and other_policy not in OTHER_POLICIES:
+            raise ValueError(f"other_policy={other_policy!r}: expected one of {OTHER_POLICIES} or a callable (obs, mask) -> action")
+        self.other_policy = other_policy
+        other_kind = "house_way" if other_policy == "house_way" else "player"
+        layout = ["empty"] * MAX_SEATS
+        layout[seat - 1] = "player"
+        free = [s for s in range(1, MAX_SEATS + 1) if s != seat][: int(other_seats)]
+        for s in free:
+            layout[s - 1] = other_kind
+        while layout and layout[-1] == "empty":
+            layout.pop()
+        envy = (self.game == "paigow") if envy is None else envy
+        self.seats = TableSeats(self.game, tuple(layout), envy=envy, envy_unit=envy_unit, house_way_bet=house_way_bet,
+                                config=config, **overrides)
+        self.config = self.seats.config
+        self.seat = int(seat)
+        self._others = [s for s in self.seats.player_seats if s != self.seat]
+        self.action_space = spaces.Discrete(self.seats.n_actions)
+        self.observation_space = spaces.Box(0.0, 1.0, shape=(self.seats.obs_size,), dtype=np.float32)
+
+    def action_masks(self) -> np.ndarray:
+        return self.seats.mask(self.seat).astype(bool)
+
+    def _info(self):
+        info = self.seats.info(self.seat)
+        info["action_mask"] = info["action_mask"].astype(bool)
+        return info
+
+    def _other_action(self, s: int) -> int:
+        mask = self.seats.mask(s)
+        if callable(self.other_policy):
+            return int(self.other_policy(self.seats.observation(s), mask.astype(bool)))
+        return int(self.np_random.choice(np.flatnonzero(mask)))
+
+    def reset(self, *, seed: int | None = None, options: dict | None = None):
+        super().reset(seed=seed)
+        if options:
+            raise ValueError(f"reset options {sorted(options)} are not supported: expected None")
+        self.seats.reset_round(int(self.np_random.integers(0, 2**63 - 1)))
+        if self.render_mode == "human":
+            self.render()
+        return self.seats.observation(self.seat), self._info()
+
+    def step(self, action):
+        if self.seats.phase == TablePhase.DONE or not self.seats.in_play(self.seat):
+            raise ValueError(f"action {action!r} in phase DONE: the episode is over, call reset()")
+        actions = {self.seat: action}
+        for s in self._others:
+            if self.seats.in_play(s):
+                actions[s] = self._other_action(s)
+        rewards = self.seats.apply(actions)
+        reward = float(rewards.get(self.seat, 0.0))
+        terminated = self.seat in rewards or self.seats.phase == TablePhase.DONE
+        if self.render_mode == "human":
+            self.render()
+        return self.seats.observation(self.seat), reward, terminated, False, self._info()
+
+    def render(self):
+        text = self.seats.render()
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+
+class PaiGowTableEnv(TableEnv):
+    __doc__ = TableEnv.__doc__
+    game = "paigow"
+    config_cls = PaiGowPokerConfig
+
+
+class AsiaTableEnv(TableEnv):
+    __doc__ = TableEnv.__doc__
+    game = "asia"
+    config_cls = AsiaPokerConfig

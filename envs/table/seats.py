@@ -1,0 +1,312 @@
+"""The table as the environments see it: action layout, per-seat observations and masks, one
+phase of actions applied at once with the project's invalid-action semantics. Shared by the
+PettingZoo environments (``asia_table_v0``, ``paigow_table_v0``) and the single-agent Gymnasium
+variant (``envs.table.gym_env``); imports neither PettingZoo nor Gymnasium.
+
+Per-seat action (``Discrete(n_bet + n_settings [+ 1])``, as the one-seat envs):
+``0 .. n_bet-1`` bet levels (main level × bonus level; a Fortune bet of $5 or more takes the Envy
+bonus automatically when ``envy=True``), ``n_bet + s`` setting ``s``, then optionally "play the
+house way".
+
+Per-seat observation (``float32``, in [0, 1]): the 202 values of :mod:`envs.observation` for the
+seat's own cards, phase and bets, then
+
+=====  ====================================================================
+index  meaning
+=====  ====================================================================
+202    other seats in play this round / 5 (their hands count for Envy)
+203    this seat holds an Envy wager
+204-9  one-hot of the seat number 1..6
+=====  ====================================================================
+
+then, with ``observe_settings=True``, every setting's hand values as in the one-seat envs.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+import numpy as np
+
+from ..config import AsiaPokerConfig, PaiGowPokerConfig
+from ..observation import OBS_SIZE, fill_observation
+from ..rules.asia import asia_all_setting_ranks
+from ..rules.cards import format_cards
+from ..rules.house_way import house_way
+from ..rules.paigow import paigow_all_setting_ranks
+from ..rules.table import MAX_SEATS, SeatKind, Table, TablePhase, TableRules
+
+TABLE_OBS_SIZE = OBS_SIZE + 2 + MAX_SEATS
+SEAT_ONE_HOT = OBS_SIZE + 2
+
+
+def table_layout(num_seats=None, house_way_seats=0, seats=None) -> tuple[str, ...]:
+    """Seat kinds for seats 1..6: ``seats`` if given (a sequence of ``player`` / ``house_way`` /
+    ``empty``), else ``num_seats`` player seats then ``house_way_seats`` house-way seats."""
+    if seats is not None:
+        if num_seats is not None or house_way_seats:
+            raise ValueError("give either seats=[...] or num_seats/house_way_seats, not both")
+        kinds = [str(k).lower() for k in seats]
+    else:
+        n = 1 if num_seats is None else num_seats
+        for name, v, lo in (("num_seats", n, 1), ("house_way_seats", house_way_seats, 0)):
+            if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < lo:
+                raise ValueError(f"{name}={v!r}: expected an integer >= {lo}")
+        if n + house_way_seats > MAX_SEATS:
+            raise ValueError(f"num_seats={n} + house_way_seats={house_way_seats} = {n + house_way_seats} seats: a 53-card "
+                             f"deck deals at most 7 hands of 7 cards (the dealer and {MAX_SEATS} seats)")
+        kinds = ["player"] * int(n) + ["house_way"] * int(house_way_seats)
+    if len(kinds) > MAX_SEATS:
+        raise ValueError(f"{len(kinds)} seats: a 53-card deck deals at most 7 hands of 7 cards (the dealer and {MAX_SEATS} seats)")
+    for k in kinds:
+        if k not in ("player", "house_way", "empty"):
+            raise ValueError(f"seat kind {k!r}: expected 'player', 'house_way' or 'empty'")
+    if "player" not in kinds:
+        raise ValueError(f"seats {kinds}: expected at least one 'player' seat")
+    return tuple(kinds)
+
+
+class TableSeats:
+    """A :class:`~envs.rules.table.Table` with the environments' action and observation layout."""
+
+    def __init__(self, game: str, layout: tuple[str, ...], *, envy: bool = True, envy_unit: float = 1.0,
+                 house_way_bet: tuple[float, float] | None = None, config=None, **overrides):
+        if game not in ("asia", "paigow"):
+            raise ValueError(f"game={game!r}: expected 'asia' or 'paigow'")
+        cls = AsiaPokerConfig if game == "asia" else PaiGowPokerConfig
+        overrides.setdefault("invalid_action", "penalize")  # every action steps (docs/rules.md)
+        if config is None:
+            config = cls(**overrides)
+        elif isinstance(config, dict):
+            config = cls.from_dict({**config, **overrides})
+        elif isinstance(config, cls):
+            config = cls.from_dict({**{f.name: getattr(config, f.name) for f in dataclasses.fields(cls)}, **overrides})
+        else:
+            raise TypeError(f"config must be a {cls.__name__}, a dict or None, got {type(config).__name__}")
+        if config.dealer_samples != 1:
+            raise ValueError(f"dealer_samples={config.dealer_samples}: a table has one dealer hand; expected 1")
+        if not isinstance(envy, bool):
+            raise ValueError(f"envy={envy!r}: expected True or False")
+        if envy and game == "asia":
+            raise ValueError("envy=True: Asia Poker has no Envy bonus (seed 000); expected envy=False")
+        self.game = game
+        self.config = c = config
+        asia = game == "asia"
+        self.rules = TableRules(
+            game=game, house_way=c.house_way, rules=c.rules,
+            bonus_paytable=c.bonus_paytable if asia else c.fortune_paytable,
+            envy_paytable="envy" if envy else None, envy_unit=envy_unit,
+            main_min=c.ante_min if asia else c.wager_min, main_max=c.ante_max if asia else c.wager_max,
+            bonus_max=c.bonus_max if asia else c.fortune_max, chip=c.chip)
+        self.table = Table(self.rules, layout)
+        self.envy = envy
+        mains = c.ante_levels if asia else c.wager_levels
+        bonuses = c.bonus_levels if asia else c.fortune_levels
+        self.bet_table = [(float(m), float(b)) for m in mains for b in bonuses]
+        self.n_bet = len(self.bet_table)
+        self.n_settings = self.rules.n_settings
+        self.house_way_action = self.n_bet + self.n_settings if c.allow_house_way_action else None
+        self.n_actions = self.n_bet + self.n_settings + (1 if c.allow_house_way_action else 0)
+        self.width = 3 if asia else 2
+        self.obs_size = TABLE_OBS_SIZE + (self.n_settings * self.width if c.observe_settings else 0)
+        a = self.rules.arrays()
+        self._rank, self._to_two, self._style = a["rank"], a["to_two"], a["style_id"]
+        table = a["rank"]
+        n_classes = int(table.max()) + 1
+        self._scale = 1.0 / np.array([n_classes - 1, 90, 12][: self.width], dtype=np.float32)
+        self.main_max = self.rules.main_max
+        self.bonus_max = self.rules.bonus_max
+        hb = house_way_bet if house_way_bet is not None else (self.rules.main_min, 0.0)
+        self.house_way_bet = self.rules.check_bet(hb[0], hb[1], self._takes_envy(hb[1]))
+        self.player_seats = [s for s in self.table.taken if self.table.kinds[s - 1] == SeatKind.PLAYER]
+        self.unit = c.unit
+        self._ranks: dict[int, np.ndarray] = {}
+        self._fouled: dict[int, np.ndarray] = {}
+        self._house_way: dict[int, int] = {}
+        self.outcomes: dict[int, dict[str, Any]] = {}
+
+    def _takes_envy(self, bonus: float) -> bool:
+        return self.envy and bonus >= self.rules.envy_min_fortune
+
+    # ---- round ---------------------------------------------------------------------------
+    def start(self) -> None:
+        t = self.table
+        t.new_round()
+        for s in t.taken:
+            if t.kinds[s - 1] == SeatKind.HOUSE_WAY:
+                t.place_bet(s, *self.house_way_bet)
+        self._ranks.clear()
+        self._fouled.clear()
+        self._house_way.clear()
+        self.outcomes = {}
+
+    @property
+    def phase(self) -> TablePhase:
+        return self.table.phase
+
+    def in_play(self, seat: int) -> bool:
+        return seat not in self.table.left and seat not in self.outcomes
+
+    def mask(self, seat: int) -> np.ndarray:
+        m = np.zeros(self.n_actions, dtype=np.int8)
+        if not self.in_play(seat):
+            return m
+        if self.phase == TablePhase.BET:
+            m[: self.n_bet] = 1
+        elif self.phase == TablePhase.SET:
+            legal = ~self._fouled[seat] if self.config.mask_fouls else np.ones(self.n_settings, dtype=bool)
+            m[self.n_bet: self.n_bet + self.n_settings] = legal
+            if self.house_way_action is not None:
+                m[self.house_way_action] = 1
+        return m
+
+    def observation(self, seat: int) -> np.ndarray:
+        obs = np.zeros(self.obs_size, dtype=np.float32)
+        t = self.table
+        show = t.phase != TablePhase.BET
+        hand = t.hands[seat] if show else np.zeros(7, dtype=np.int64)
+        main, bonus, envy = t.bets.get(seat, (0.0, 0.0, False))
+        fill_observation(hand, show, int(t.phase), main / self.main_max, bonus / self.bonus_max if self.bonus_max else 0.0,
+                         obs[:OBS_SIZE])
+        others = [s for s in t.taken if s != seat and s not in t.left]
+        obs[OBS_SIZE] = len(others) / (MAX_SEATS - 1)
+        obs[OBS_SIZE + 1] = float(envy)
+        obs[SEAT_ONE_HOT + seat - 1] = 1.0
+        if self.config.observe_settings and show and seat in self._ranks:
+            obs[TABLE_OBS_SIZE:] = (self._ranks[seat] * self._scale).ravel()
+        return obs
+
+    def info(self, seat: int) -> dict[str, Any]:
+        t = self.table
+        info: dict[str, Any] = {"action_mask": self.mask(seat), "phase": t.phase.name.lower(), "seat": seat}
+        if t.phase != TablePhase.BET and seat in self._house_way:
+            info["cards"] = format_cards(t.hands[seat])
+            info["house_way_setting"] = self._house_way[seat]
+        if seat in self.outcomes:
+            info.update(self.outcomes[seat])
+        return info
+
+    def _after_deal(self) -> None:
+        t = self.table
+        for s in self.player_seats:
+            if s in t.left:
+                continue
+            ranks = np.zeros((self.n_settings, self.width), dtype=np.int64)
+            fouled = np.zeros(self.n_settings, dtype=np.bool_)
+            if self.game == "asia":
+                asia_all_setting_ranks(t.hands[s], self._rank, self._to_two, ranks, fouled)
+            else:
+                paigow_all_setting_ranks(t.hands[s], self._rank, self._to_two, ranks, fouled)
+            self._ranks[s], self._fouled[s] = ranks, fouled
+            self._house_way[s] = int(house_way(self._style, t.hands[s], self._rank, self._to_two))
+
+    def why_illegal(self, seat: int, action: int) -> str | None:
+        """None if ``action`` is legal for ``seat`` now (unmasked), else the reason."""
+        if self.phase == TablePhase.BET:
+            if action < self.n_bet:
+                return None
+            return f"the bet phase takes actions 0..{self.n_bet - 1} (main level x bonus level)"
+        if action < self.n_bet:
+            return f"bets are over; the set phase takes settings {self.n_bet}..{self.n_bet + self.n_settings - 1}"
+        if action == self.house_way_action:
+            return None
+        s = action - self.n_bet
+        if self.config.mask_fouls and self._fouled[seat][s]:
+            return f"setting {s} is fouled; mask_fouls=True masks it"
+        return None
+
+    def check_actions(self, actions: dict[int, Any]) -> dict[int, int]:
+        """Validate one phase of actions (seat -> action) without changing anything: every seat to
+        act has one, no other seat does, each is an integer in the action space; with
+        ``invalid_action="raise"`` a masked action raises too. Returns them as ints."""
+        if self.phase == TablePhase.DONE:
+            raise ValueError("the round is over: call reset()")
+        to_act = [s for s in self.player_seats if self.in_play(s)]
+        extra = sorted(set(actions) - set(to_act))
+        if extra:
+            raise ValueError(f"action(s) for seat(s) {extra} that are not to act: seats to act are {to_act}")
+        missing = [s for s in to_act if s not in actions]
+        if missing:
+            raise ValueError(f"no action for seat(s) {missing}: every seat in play acts in the {self.phase.name.lower()} phase")
+        out = {}
+        for s, a in actions.items():
+            if isinstance(a, np.ndarray):
+                if a.size != 1:
+                    raise ValueError(f"action {a!r} for seat {s} must be a single integer")
+                a = a.reshape(-1)[0]
+            if isinstance(a, (bool, np.bool_)) or not isinstance(a, (int, np.integer)):
+                raise ValueError(f"action {a!r} for seat {s} is not an integer in 0..{self.n_actions - 1}")
+            a = int(a)
+            if not 0 <= a < self.n_actions:
+                raise ValueError(f"action {a} for seat {s} out of range: expected 0..{self.n_actions - 1}")
+            why = self.why_illegal(s, a)
+            if why is not None and self.config.invalid_action == "raise":
+                raise ValueError(f"action {a} for seat {s} is illegal in phase {self.phase.name}: {why}")
+            out[s] = a
+        return out
+
+    def apply(self, actions: dict[int, Any]) -> dict[int, float]:
+        """Apply one phase of actions; returns the reward (units) of each seat that finished."""
+        actions = self.check_actions(actions)
+        t = self.table
+        rewards: dict[int, float] = {}
+        penalty = -float(self.config.invalid_action_penalty)
+        for s, a in actions.items():
+            why = self.why_illegal(s, a)
+            if why is not None and not (t.phase == TablePhase.SET and a >= self.n_bet):  # wrong phase: penalised end
+                t.leave(s)
+                self.outcomes[s] = {"invalid_action": a, "reason": why, "net_chips": penalty * self.unit}
+                rewards[s] = penalty
+                continue
+            if t.phase == TablePhase.BET:
+                main, bonus = self.bet_table[a]
+                t.place_bet(s, main, bonus, self._takes_envy(bonus))
+            else:  # a setting (a masked fouled one is played: it loses, as at the table)
+                t.set_hand(s, self._house_way[s] if a == self.house_way_action else a - self.n_bet)
+        in_play = [s for s in t.taken if s not in t.left]
+        if t.phase == TablePhase.BET:
+            if any(s in self.player_seats for s in in_play):
+                t.deal(seed=self._round_seed)
+                self._after_deal()
+            else:
+                t.phase = TablePhase.DONE
+            return rewards
+        result = t.settle()
+        for s in self.player_seats:
+            if s in result.seats:
+                r = result.seats[s]
+                o = dataclasses.asdict(r)
+                o.update({"net_chips": r.net, "dealer_cards": result.dealer_cards, "dealer_setting": result.dealer_setting,
+                          "first_spot": result.first_spot, "house_way_action": actions.get(s) == self.house_way_action,
+                          "agrees_with_house_way": r.setting == self._house_way[s]})
+                self.outcomes[s] = o
+                rewards[s] = r.net / self.unit
+        return rewards
+
+    def reset_round(self, round_seed: int) -> None:
+        self._round_seed = int(round_seed)
+        self.start()
+
+    def render(self) -> str:
+        t = self.table
+        lines = [f"[{self.game} table] phase: {t.phase.name.lower()}"
+                 + (f", first hand to spot {t.first_spot}" if t.first_spot else "")]
+        if t.phase != TablePhase.BET:
+            lines.append(f"dealer: {format_cards(t.hands[0], symbols=True)}")
+        for s in t.taken:
+            kind = t.kinds[s - 1].name.lower()
+            bet = t.bets.get(s)
+            text = f"seat {s} ({kind})"
+            if bet:
+                text += f" bet ${bet[0]:g}" + (f" + ${bet[1]:g}" if bet[1] else "") + (" + Envy" if bet[2] else "")
+            if t.phase != TablePhase.BET and s not in t.left:
+                text += f": {format_cards(t.hands[s], symbols=True)}"
+            if s in t.left:
+                text += ": out of the round"
+            if t.result is not None and s in t.result.seats:
+                r = t.result.seats[s]
+                text += (f" -> {'FOULED, ' if r.fouled else ''}main {r.main:+g}, bonus {r.bonus:+g}"
+                         + (f", envy {r.envy_chips:+g}" if r.envy else "") + f", net {r.net:+g}")
+            lines.append(text)
+        return "\n".join(lines)
