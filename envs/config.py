@@ -31,15 +31,11 @@ MAX_DEALER_SAMPLES = 1000
 def _real(name: str, value, *, minimum: float | None = None, positive: bool = False) -> float:
     """``value`` as a finite float (int, float or a numpy number; not bool, not text), else a
     ``ValueError`` naming the field, the value and what is allowed."""
-    what = "a positive number" if positive else ("a number" if minimum is None else f"a number >= {minimum:g}")
+    what = "a finite number" + (" > 0" if positive else "" if minimum is None else f" >= {minimum:g}")
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.integer, np.floating)):
         raise ValueError(f"{name}={value!r} ({type(value).__name__}): expected {what}")
     x = float(value)
-    if not math.isfinite(x):
-        raise ValueError(f"{name}={value!r}: expected {what} (finite)")
-    if positive and not x > 0:
-        raise ValueError(f"{name}={value!r}: expected {what} (> 0)")
-    if minimum is not None and x < minimum:
+    if not math.isfinite(x) or (positive and not x > 0) or (minimum is not None and x < minimum):
         raise ValueError(f"{name}={value!r}: expected {what}")
     return x
 
@@ -77,7 +73,7 @@ def _check_levels(name: str, levels, lo: float, hi: float, allow_zero: bool, ste
         levels = tuple(levels)
     else:
         raise ValueError(f"{name}={levels!r} ({type(levels).__name__}): expected a number or a list of numbers")
-    levels = tuple(_real(f"{name} level", x) for x in levels)
+    levels = tuple(_real(f"{name}[{i}]", x) for i, x in enumerate(levels))
     if not levels:
         raise ValueError(f"{name} is empty: expected at least one bet level")
     for x in levels:
@@ -137,7 +133,7 @@ class _Common:
             try:
                 unit = _real("reward_unit", self.reward_unit, positive=True)
             except ValueError as e:
-                raise ValueError(f"{e} of chips per reward unit, or null for the table minimum") from None
+                raise ValueError(f"{e} (chips per reward unit), or null for the table minimum") from None
             object.__setattr__(self, "reward_unit", unit)
 
     def _check_rules(self, rules_cls):
