@@ -3,7 +3,8 @@
 :func:`draw_table` turns a :class:`TableView` (plain data the environment fills when ``render()``
 is called, never on ``step()``) into an ``(H, W, 3)`` ``uint8`` array. Drawing uses matplotlib's
 Agg canvas, imported on the first call (no pyplot, no window, no global figure state), so the
-environments import and step without matplotlib.
+environments import and step without matplotlib. The 53 card faces and the card back are drawn
+once per process into sprites that every frame pastes (text is what costs in matplotlib).
 
 Layout (800 × 450 pixels)::
 
@@ -22,6 +23,7 @@ for the player's cards; a fouled setting is marked FOULED in red.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 import numpy as np
 
@@ -78,12 +80,12 @@ def _label(ax, y: float, text: str) -> None:
     _text(ax, 12, y + CARD_H / 2, text, ha="left", va="center", fontsize=12, color="white", fontweight="bold")
 
 
-def _slots(ax, y: float, slots, tag: str) -> None:
+def _slots(ax, y: int, slots, tag: str, placed: list) -> None:
     x = LEFT
     for name, cards in slots:
         _text(ax, x, y - 4, name, ha="left", va="bottom", fontsize=10, color="#d9f2d9")
         for c in cards:
-            _card(ax, x, y, int(c))
+            placed.append((x, y, int(c)))
             x += CARD_W + CARD_GAP
         x += GROUP_GAP
     if tag:
@@ -91,34 +93,55 @@ def _slots(ax, y: float, slots, tag: str) -> None:
                 color="white", bbox={"fc": RED, "ec": "none", "boxstyle": "round,pad=0.3"})
 
 
-def draw_table(view: TableView) -> np.ndarray:
-    """The picture of ``view`` as an ``(HEIGHT, WIDTH, 3)`` ``uint8`` RGB array."""
+@lru_cache(maxsize=1)
+def _sprites() -> np.ndarray:
+    """The 53 card faces and the card back (index 53), drawn once per process:
+    ``(54, CARD_H, CARD_W, 3)`` uint8. Frames paste these instead of drawing 7-21 cards of text."""
+    pitch = CARD_W + 4
+    ax, canvas = _canvas(pitch * 54, CARD_H + 4)
+    for i in range(54):
+        _card(ax, i * pitch + 2, 2, None if i == 53 else i)
+    canvas.draw()
+    img = np.asarray(canvas.buffer_rgba())[:, :, :3]
+    return np.stack([img[2:2 + CARD_H, i * pitch + 2:i * pitch + 2 + CARD_W] for i in range(54)]).copy()
+
+
+def _canvas(width: int, height: int):
+    """An Agg canvas whose data coordinates are pixels, y growing downwards like the rows."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
-    fig = Figure(figsize=(WIDTH / DPI, HEIGHT / DPI), dpi=DPI, facecolor=FELT)
+    fig = Figure(figsize=(width / DPI, height / DPI), dpi=DPI, facecolor=FELT)
     canvas = FigureCanvasAgg(fig)
     ax = fig.add_axes((0, 0, 1, 1))
-    ax.set_xlim(0, WIDTH)
-    ax.set_ylim(HEIGHT, 0)  # y grows downwards, like the pixel rows
+    ax.set_xlim(0, width)
+    ax.set_ylim(height, 0)
     ax.axis("off")
-    ax.set_facecolor(FELT)
+    return ax, canvas
 
+
+def draw_table(view: TableView) -> np.ndarray:
+    """The picture of ``view`` as an ``(HEIGHT, WIDTH, 3)`` ``uint8`` RGB array."""
+    ax, canvas = _canvas(WIDTH, HEIGHT)
+    placed: list[tuple[int, int, int]] = []  # (x, y, sprite index) of every card
     _text(ax, 12, 22, view.title, ha="left", va="center", fontsize=14, color="white", fontweight="bold")
     if view.wager:
         _text(ax, WIDTH - 12, 22, view.wager, ha="right", va="center", fontsize=13, color="#ffe066", fontweight="bold")
     y = 50
     _label(ax, y, "your cards")
-    cards = view.cards if view.cards is not None else [None] * 7
-    for i, c in enumerate(cards):
-        _card(ax, LEFT + i * (CARD_W + CARD_GAP), y, None if c is None else int(c))
+    for i, c in enumerate(view.cards if view.cards is not None else [None] * 7):
+        placed.append((LEFT + i * (CARD_W + CARD_GAP), y, 53 if c is None else int(c)))
     y += CARD_H + 30
     for label, slots, tag in view.rows:
         _label(ax, y, label)
-        _slots(ax, y, slots, tag)
+        _slots(ax, y, slots, tag, placed)
         y += CARD_H + 30
     for i, line in enumerate(view.result):
         _text(ax, 12, HEIGHT - 20 - 22 * (len(view.result) - 1 - i), line, ha="left", va="center",
-                fontsize=12, color=view.result_colour if i == 0 else "white", fontweight="bold" if i == 0 else "normal")
+              fontsize=12, color=view.result_colour if i == 0 else "white", fontweight="bold" if i == 0 else "normal")
     canvas.draw()
-    return np.asarray(canvas.buffer_rgba())[:, :, :3].copy()
+    img = np.asarray(canvas.buffer_rgba())[:, :, :3].copy()
+    sprites = _sprites()
+    for x, y, k in placed:
+        img[y:y + CARD_H, x:x + CARD_W] = sprites[k]
+    return img
