@@ -294,6 +294,8 @@ class SplitHandEnv(gym.Env):
         view.rows.append(("you set", self._slots(self.player, o["setting"]), "FOULED" if o["fouled"] else ""))
         view.rows.append(("dealer", self._slots(self.dealers[0], o["dealer_setting"]), ""))
         verdict = "FOULED: the wager loses" if o["fouled"] else f"won {o['hands_won']} of {len(self.slot_names)} hands"
+        if self._n_dealers > 1:
+            verdict += f" (shown: dealer 1 of {self._n_dealers}; main = mean {o['main_result']:+.3f} x wager)"
         net = o["net_chips"]
         view.result = [f"{verdict}   net {net:+g} chips",
                        f"main {o['main_chips']:+g}, bonus {o['bonus_chips']:+g}"

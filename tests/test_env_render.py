@@ -98,3 +98,12 @@ def test_render_collection_and_record_video(tmp_path):
         video.close()
     with pytest.raises(ValueError, match="incompatible with RecordVideo"):
         RecordVideo(gym.make("splitpoker/AsiaPokerSetting-v0", render_mode="ansi"), str(tmp_path))
+
+
+def test_table_view_names_the_shown_dealer_when_averaging():
+    env = AsiaPokerSettingEnv(render_mode="rgb_array", dealer_samples=8)
+    env.reset(seed=0)
+    env.step(int(np.flatnonzero(env.action_masks())[0]))
+    view = env._table_view()
+    assert "dealer 1 of 8" in view.result[0] and [r[0] for r in view.rows] == ["you set", "dealer"]
+    assert view.cards == env.player.tolist()
