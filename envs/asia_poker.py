@@ -7,7 +7,6 @@ import numpy as np
 from .base import SplitHandEnv
 from .config import AsiaPokerConfig
 from .rules.asia import HIGH_POS, LOW_POS, MEDIUM_POS, N_ASIA_SETTINGS
-from .rules.cards import format_card
 from .rules.categories import HandCategory
 from .rules.rank_tables import asia_high_table
 from .rules.rounds import asia_round_start, asia_settle
@@ -45,12 +44,22 @@ class AsiaPokerEnv(SplitHandEnv):
     ``n_bet + 105``              (``allow_house_way_action``) "Play the House Way" (seed 000)
     ==========================  ==============================================================
 
-    An action outside the current phase's mask raises ``ValueError`` naming the action and the
-    phase; ``invalid_action="penalize"`` ends the episode with reward ``-invalid_action_penalty``
-    instead (for algorithms that cannot mask). With ``mask_fouls=False`` fouled settings are legal
-    and lose the ante. Generic checkers that step with unmasked random actions
-    (``gymnasium.utils.env_checker.check_env``, SB3's ``check_env``) need
-    ``invalid_action="penalize"``; tests/test_envs.py runs both that way on every id.
+    Every action of the space can be stepped under the default arguments (Gymnasium's contract;
+    ``check_env``, plain PPO/A2C/DQN and RL Zoo run unmodified), and the mask marks what a
+    maskable algorithm must avoid:
+
+    * a fouled setting (masked while ``mask_fouls=True``) is *played* as in the real game: it is
+      a foul and loses the ante (``info["fouled"]`` is True; the bonus is still paid on the seven
+      cards, seed 000: "Regardless of whether the Player wins the round, a Bonus wager ... will
+      be paid");
+    * a wrong-phase action (a bet action in the set phase, a setting in the bet phase) ends the
+      episode with reward ``-invalid_action_penalty`` units (default 1, one table minimum) and
+      ``info["invalid_action"]`` (the action) and ``info["reason"]``.
+
+    ``invalid_action="raise"`` is a debugging option: every masked action (fouled settings
+    included) raises ``ValueError`` naming the action and the phase. With ``mask_fouls=False``
+    fouled settings are unmasked (and lose the ante). An action outside ``0..n-1``, a
+    non-integer, or a step after the episode ended always raises ``ValueError``.
 
     ## Observation Space
     ``Box(0, 1, (202,), float32)`` (517 with ``observe_settings=True``), layout in
@@ -78,7 +87,7 @@ class AsiaPokerEnv(SplitHandEnv):
     variance; K=1 is the real game).
 
     ## Episode End
-    Terminates after the setting step (or a penalised invalid action). Never truncates.
+    Terminates after the setting step (or a wrong-phase action, penalised). Never truncates.
     ``info`` then carries: ``setting``, ``fouled``, ``hands_won``, ``main_result`` (mean per
     unit of ante), ``main_chips``, ``bonus_chips``, ``bonus_line``, ``net_chips``,
     ``dealer_cards``, ``dealer_setting``, ``house_way_setting`` (for the player's cards),
@@ -87,18 +96,30 @@ class AsiaPokerEnv(SplitHandEnv):
 
     ## Arguments
     ``gym.make("splitpoker/AsiaPoker-v0", config=AsiaPokerConfig(...) | dict | None,
-    render_mode=None | "ansi" | "human", **fields)`` — any :class:`envs.config.AsiaPokerConfig`
+    render_mode=None | "ansi" | "human" | "rgb_array", **fields)`` — any :class:`envs.config.AsiaPokerConfig`
     field as a keyword (``house_way``, ``rules``, ``bonus_paytable``, ``ante_levels``,
     ``bonus_levels``, ``mask_fouls``, ``allow_house_way_action``, ``dealer_samples``,
-    ``invalid_action``, ``reward_unit``, ``observe_settings``, …).
+    ``invalid_action``, ``reward_unit``, ``observe_settings``, …). Every field is validated when
+    the config is built; a bad value raises ``ValueError`` naming the field, the value and what
+    is allowed (numpy numbers are accepted where numbers are, booleans are not numbers).
+
+    Render modes: ``"ansi"`` returns the table as text, ``"human"`` prints it, ``"rgb_array"``
+    returns a picture of the table (the seven cards, the hands as set, the dealer's hands as set,
+    the result) as a ``(450, 800, 3)`` ``uint8`` array, drawn with matplotlib's Agg canvas only
+    when ``render()`` is called (``make_vec_env`` and ``RecordVideo`` ask for it).
 
     ## Version History
     * v0: initial release.
+    * v0, revised (same id): default ``invalid_action`` is now ``"penalize"`` so every action of
+      the space steps (a masked fouled setting is played and loses the ante; a wrong-phase action
+      ends the episode with the penalty); ``"raise"`` stays as a debugging option. Added the
+      ``rgb_array`` render mode; config fields are validated when the config is built.
     """
 
     config_cls = AsiaPokerConfig
     n_settings = N_ASIA_SETTINGS
     slot_names = ("high", "medium", "low")
+    _wager_name, _bonus_name = "ante", "bonus"
     ranks_width = 3
 
     def __init__(self, config: AsiaPokerConfig | dict | None = None, *, betting: bool = True,
@@ -129,12 +150,10 @@ class AsiaPokerEnv(SplitHandEnv):
         return asia_settle(ph, pm, pl, fouled, self.dealers, self._style_id, self._rank, self._to_two,
                            self._dealer_settings, self._dealer_won)
 
-    def _describe(self, cards, setting: int) -> str:
+    def _slots(self, cards, setting: int) -> list[tuple[str, list[int]]]:
         hand = np.asarray(cards)
-        parts = []
-        for name, pos in (("high", HIGH_POS[setting]), ("medium", MEDIUM_POS[setting]), ("low", [LOW_POS[setting]])):
-            parts.append(f"{name} [" + " ".join(format_card(int(c), symbols=True) for c in sorted(hand[list(pos)], reverse=True)) + "]")
-        return "  ".join(parts)
+        return [(name, sorted(hand[list(pos)].tolist(), reverse=True))
+                for name, pos in (("high", HIGH_POS[setting]), ("medium", MEDIUM_POS[setting]), ("low", [LOW_POS[setting]]))]
 
     def setting_categories(self, setting: int) -> tuple[HandCategory, HandCategory]:
         """Categories of the high and medium hands of ``setting`` for the current cards."""

@@ -45,10 +45,11 @@ def _config(cls, config, overrides):
 class SplitHandEnv(gym.Env):
     """Base class; see :class:`envs.asia_poker.AsiaPokerEnv` for the user manual."""
 
-    metadata = {"render_modes": ["ansi", "human"], "render_fps": 4}
+    metadata = {"render_modes": ["ansi", "human", "rgb_array"], "render_fps": 4}
     config_cls: type = None  # set by subclasses
     n_settings: int = 0
     slot_names: tuple[str, ...] = ()
+    _wager_name, _bonus_name = "wager", "bonus"
 
     def __init__(self, config=None, *, betting: bool = True, render_mode: str | None = None, **overrides):
         self.config = _config(self.config_cls, config, overrides)
@@ -119,8 +120,12 @@ class SplitHandEnv(gym.Env):
         ``_dealer_settings`` and ``_dealer_won``."""
         raise NotImplementedError
 
-    def _describe(self, cards, setting: int) -> str:
+    def _slots(self, cards, setting: int) -> list[tuple[str, list[int]]]:
+        """``(slot name, cards high to low)`` of each hand of ``setting`` of the sorted ``cards``."""
         raise NotImplementedError
+
+    def _describe(self, cards, setting: int) -> str:
+        return "  ".join(f"{name} [{format_cards(hand, symbols=True)}]" for name, hand in self._slots(cards, setting))
 
     def _settle(self, setting: int) -> dict[str, Any]:
         fouled = bool(self.fouled[setting])
@@ -193,6 +198,17 @@ class SplitHandEnv(gym.Env):
         return mask
 
     def render(self):
+        """``ansi``: the table as text; ``human``: that text printed; ``rgb_array``: a picture of
+        the table, an ``(450, 800, 3)`` ``uint8`` array (see :mod:`envs.render`); ``None``: warns
+        and returns None."""
+        if self.render_mode is None:
+            gym.logger.warn(f"render() called without a render_mode: pass render_mode= one of "
+                            f"{self.metadata['render_modes']} to gym.make (e.g. gym.make(id, render_mode='rgb_array'))")
+            return None
+        if self.render_mode == "rgb_array":
+            from .render import draw_table
+
+            return draw_table(self._table_view())
         text = self._render_text()
         if self.render_mode == "human":
             print(text)
@@ -215,8 +231,11 @@ class SplitHandEnv(gym.Env):
         mask = self.action_masks()
         if mask[action]:
             return action
+        penalize = self.config.invalid_action == "penalize"
+        if penalize and self.phase == Phase.SET and action >= self.setting_offset:
+            return action  # a masked fouled setting: played as in the game, where it loses the main wager
         why = self._why_illegal(action)
-        if self.config.invalid_action == "penalize":
+        if penalize:
             self.phase = Phase.DONE
             self.last_outcome = {"invalid_action": action, "reason": why, "net_chips": -self.config.invalid_action_penalty * self.config.unit}
             return None
@@ -227,7 +246,8 @@ class SplitHandEnv(gym.Env):
             return f"the bet phase takes actions 0..{self.n_bet_actions - 1} (ante level x bonus level)"
         if action < self.setting_offset:
             return f"bets are over; the set phase takes settings {self.setting_offset}..{self.setting_offset + self.n_settings - 1}"
-        return f"setting {action - self.setting_offset} is fouled ({self._describe(self.player, action - self.setting_offset)}); mask_fouls=True masks it"
+        return (f"setting {action - self.setting_offset} is fouled ({self._describe(self.player, action - self.setting_offset)}); "
+                f"mask_fouls=True masks it (invalid_action='penalize' plays it as a foul, which loses the wager)")
 
     def _observation(self) -> np.ndarray:
         show = self.phase != Phase.BET
@@ -249,6 +269,40 @@ class SplitHandEnv(gym.Env):
         if self.last_outcome is not None:
             info.update(self.last_outcome)
         return info
+
+    def _table_view(self):
+        """What the ``rgb_array`` picture shows, as plain data (:class:`envs.render.TableView`)."""
+        from .render import TableView
+
+        wager = ""
+        if self.main_wager:
+            wager = f"{self._wager_name} ${self.main_wager:g}" + (f"  {self._bonus_name} ${self.bonus_wager:g}" if self.bonus_wager else "")
+        view = TableView(title=f"{type(self).__name__.removesuffix('Env')}   phase: {self.phase.name.lower()}", wager=wager)
+        if self.phase == Phase.BET:
+            view.result = [f"choose a bet: {self.n_bet_actions} actions (main level x bonus level)"]
+            return view
+        view.cards = [int(c) for c in self.player]
+        o = self.last_outcome
+        if o is None or "invalid_action" in o:
+            view.rows.append(("house way", self._slots(self.player, self.house_way_setting), ""))
+            if o is None:
+                view.result = [f"set the cards: {int(self.action_masks().sum())} legal actions"]
+            else:
+                view.result = [f"invalid action {o['invalid_action']}: penalty {o['net_chips']:+g} chips", o["reason"][:110]]
+                view.result_colour = "#ff8a80"
+            return view
+        view.rows.append(("you set", self._slots(self.player, o["setting"]), "FOULED" if o["fouled"] else ""))
+        view.rows.append(("dealer", self._slots(self.dealers[0], o["dealer_setting"]), ""))
+        verdict = "FOULED: the wager loses" if o["fouled"] else f"won {o['hands_won']} of {len(self.slot_names)} hands"
+        if self._n_dealers > 1:
+            verdict += f" (shown: dealer 1 of {self._n_dealers}; main = mean {o['main_result']:+.3f} x wager)"
+        net = o["net_chips"]
+        view.result = [f"{verdict}   net {net:+g} chips",
+                       f"main {o['main_chips']:+g}, bonus {o['bonus_chips']:+g}"
+                       + (f" ({o['bonus_line']})" if o.get("bonus_line") else "")
+                       + ("   (house way)" if o["agrees_with_house_way"] else "")]
+        view.result_colour = "#b9f6ca" if net > 0 else ("#ff8a80" if net < 0 else "white")
+        return view
 
     def _render_text(self) -> str:
         lines = [f"[{type(self).__name__}] phase: {self.phase.name.lower()}"]

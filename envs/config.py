@@ -13,21 +13,67 @@ $25, $50, $100".
 from __future__ import annotations
 
 import dataclasses
+import math
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+import numpy as np
 
 from .rules.house_way import HouseWayStyle
 from .rules.options import AsiaRules, PaiGowRules, dataclass_from_dict
 from .rules.paytables import PayTable, get_paytable
 
 INVALID_ACTION_MODES = ("raise", "penalize")
+MAX_DEALER_SAMPLES = 1000
+
+
+def _real(name: str, value, *, minimum: float | None = None, positive: bool = False) -> float:
+    """``value`` as a finite float (int, float or a numpy number; not bool, not text), else a
+    ``ValueError`` naming the field, the value and what is allowed."""
+    what = "a finite number" + (" > 0" if positive else "" if minimum is None else f" >= {minimum:g}")
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.integer, np.floating)):
+        raise ValueError(f"{name}={value!r} ({type(value).__name__}): expected {what}")
+    x = float(value)
+    if not math.isfinite(x) or (positive and not x > 0) or (minimum is not None and x < minimum):
+        raise ValueError(f"{name}={value!r}: expected {what}")
+    return x
+
+
+def _integer(name: str, value, lo: int, hi: int, note: str = "") -> int:
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+        raise ValueError(f"{name}={value!r} ({type(value).__name__}): expected an integer {lo}..{hi}{note}")
+    if not lo <= int(value) <= hi:
+        raise ValueError(f"{name}={value!r}: expected an integer {lo}..{hi}{note}")
+    return int(value)
+
+
+def _flag(name: str, value) -> bool:
+    if not isinstance(value, (bool, np.bool_)):
+        raise ValueError(f"{name}={value!r} ({type(value).__name__}): expected true or false")
+    return bool(value)
+
+
+def _check_limits(lo_name: str, lo, hi_name: str, hi, bonus_name: str, bonus, chip) -> tuple[float, ...]:
+    lo = _real(lo_name, lo, positive=True)
+    hi = _real(hi_name, hi, positive=True)
+    if hi < lo:
+        raise ValueError(f"{hi_name}={hi:g} is below {lo_name}={lo:g}: expected {hi_name} >= {lo_name}")
+    return lo, hi, _real(bonus_name, bonus, minimum=0.0), _real("chip", chip, positive=True)
 
 
 def _check_levels(name: str, levels, lo: float, hi: float, allow_zero: bool, step: float) -> tuple[float, ...]:
-    if isinstance(levels, (int, float)):
+    if isinstance(levels, (str, bytes)):  # never read text digit by digit
+        raise ValueError(f"{name}={levels!r} is text: expected a number or a list of numbers such as [5, 25, 100]")
+    if isinstance(levels, (int, float, np.integer, np.floating)) and not isinstance(levels, (bool, np.bool_)):
         levels = (levels,)
-    levels = tuple(float(x) for x in levels)
+    elif isinstance(levels, np.ndarray):
+        levels = tuple(levels.ravel().tolist())
+    elif isinstance(levels, (list, tuple)):
+        levels = tuple(levels)
+    else:
+        raise ValueError(f"{name}={levels!r} ({type(levels).__name__}): expected a number or a list of numbers")
+    levels = tuple(_real(f"{name}[{i}]", x) for i, x in enumerate(levels))
     if not levels:
         raise ValueError(f"{name} is empty: expected at least one bet level")
     for x in levels:
@@ -45,8 +91,20 @@ def _check_levels(name: str, levels, lo: float, hi: float, allow_zero: bool, ste
 def _paytable(value, game: str, what: str) -> PayTable | None:
     if value is None:
         return None
-    table = value if isinstance(value, PayTable) else (
-        PayTable.from_dict(value) if isinstance(value, dict) else get_paytable(str(value)))
+    if isinstance(value, PayTable):
+        table = value
+    elif isinstance(value, dict):
+        try:
+            table = PayTable.from_dict(value)
+        except (ValueError, TypeError, KeyError) as e:
+            raise ValueError(f"{what}: {e}") from None
+    elif isinstance(value, str):
+        try:
+            table = get_paytable(value)
+        except ValueError as e:
+            raise ValueError(f"{what}={value!r}: {e}") from None
+    else:
+        raise ValueError(f"{what}={value!r} ({type(value).__name__}): expected a pay table name, a dict or null")
     if table.game != game or table.kind != "odds":
         raise ValueError(f"{what} {table.name!r} is a {table.game}/{table.kind} table: expected a {game} odds table")
     return table
@@ -57,21 +115,43 @@ class _Common:
     mask_fouls: bool = True
     allow_house_way_action: bool = False
     dealer_samples: int = 1
-    invalid_action: str = "raise"
+    invalid_action: str = "penalize"
     invalid_action_penalty: float = 1.0
     reward_unit: float | None = None
     observe_settings: bool = False
 
     def _check_common(self):
-        if not isinstance(self.dealer_samples, int) or isinstance(self.dealer_samples, bool) or not 1 <= self.dealer_samples <= 1000:
-            raise ValueError(f"dealer_samples={self.dealer_samples!r}: expected an integer 1..1000 (1 is the real game)")
-        if self.invalid_action not in INVALID_ACTION_MODES:
-            raise ValueError(f"invalid_action={self.invalid_action!r}: expected one of {INVALID_ACTION_MODES}")
-        if self.reward_unit is not None and not float(self.reward_unit) > 0:
-            raise ValueError(f"reward_unit={self.reward_unit!r}: expected a positive number of chips (or null for the table minimum)")
         for name in ("mask_fouls", "allow_house_way_action", "observe_settings"):
-            if not isinstance(getattr(self, name), bool):
-                raise ValueError(f"{name}={getattr(self, name)!r}: expected true or false")
+            object.__setattr__(self, name, _flag(name, getattr(self, name)))
+        object.__setattr__(self, "dealer_samples", _integer("dealer_samples", self.dealer_samples, 1, MAX_DEALER_SAMPLES,
+                                                            " (1 is the real game)"))
+        if not isinstance(self.invalid_action, str) or self.invalid_action not in INVALID_ACTION_MODES:
+            raise ValueError(f"invalid_action={self.invalid_action!r}: expected one of {INVALID_ACTION_MODES}")
+        object.__setattr__(self, "invalid_action_penalty",
+                           _real("invalid_action_penalty", self.invalid_action_penalty, minimum=0.0))
+        if self.reward_unit is not None:
+            try:
+                unit = _real("reward_unit", self.reward_unit, positive=True)
+            except ValueError as e:
+                raise ValueError(f"{e} (chips per reward unit), or null for the table minimum") from None
+            object.__setattr__(self, "reward_unit", unit)
+
+    def _check_rules(self, rules_cls):
+        if isinstance(self.rules, dict):
+            try:
+                object.__setattr__(self, "rules", rules_cls.from_dict(self.rules))
+            except (ValueError, TypeError) as e:
+                raise ValueError(f"rules: {e}") from None
+        elif not isinstance(self.rules, rules_cls):
+            raise ValueError(f"rules={self.rules!r}: expected {rules_cls.__name__} or a dict of its options")
+
+    def _check_house_way(self, game: str):
+        if not isinstance(self.house_way, str):
+            raise ValueError(f"house_way={self.house_way!r} ({type(self.house_way).__name__}): expected a house-way name")
+        try:
+            object.__setattr__(self, "house_way", HouseWayStyle.parse(self.house_way, game=game).value)
+        except ValueError as e:
+            raise ValueError(f"house_way: {e}") from None
 
     @classmethod
     def from_dict(cls, data: dict[str, Any] | None):
@@ -83,8 +163,12 @@ class _Common:
 
         with open(path) as f:
             data = yaml.safe_load(f) or {}
+        if not isinstance(data, dict):
+            raise ValueError(f"{path}: expected a mapping of {cls.__name__} fields, got {type(data).__name__}")
         if section and section in data:
             data = data[section]
+        if not isinstance(data, dict):
+            raise ValueError(f"{path}: section {section!r} must be a mapping of {cls.__name__} fields")
         data = {k: v for k, v in data.items() if k not in ("id", "kwargs")}
         return cls.from_dict(data)
 
@@ -117,9 +201,19 @@ class AsiaPokerConfig(_Common):
         mask_fouls: fouled settings are masked (True) or legal actions that lose (False).
         allow_house_way_action: add the "Play the House Way" action (seed 000).
         dealer_samples: settle against K independent dealer hands and average (1 = real game).
-        invalid_action: ``raise`` (ValueError naming action and phase) or ``penalize`` (the episode
-            ends with reward ``-invalid_action_penalty`` units; for algorithms that cannot mask).
-        reward_unit: chips per reward unit (default: ``ante_min``, the table minimum).
+        invalid_action: ``penalize`` (default: every action steps; a masked fouled setting is
+            played and loses the ante, a wrong-phase action ends the episode with reward
+            ``-invalid_action_penalty`` units) or ``raise`` (debugging: any masked action raises
+            ValueError naming action and phase).
+        invalid_action_penalty: the penalty in reward units (a finite number >= 0; default 1).
+        reward_unit: chips per reward unit (a positive finite number; default ``ante_min``, the
+            table minimum).
+
+    Every field is checked when the config is built (``ValueError`` naming the field, the value
+    and what is allowed): limits ``0 < ante_min <= ante_max``, ``bonus_max >= 0``, ``chip > 0``;
+    levels within the limits, multiples of the chip, distinct and increasing (a single number
+    is one level; text is refused, never read digit by digit); numpy numbers accepted where
+    numbers are, booleans refused for numbers and numbers refused for booleans.
         observe_settings: append every setting's hand values to the observation (105 × 3 for
             Asia: high rank class, medium value, low value, each scaled to [0, 1]); a feature
             variant that spares the agent from learning hand ranking (default False).
@@ -138,18 +232,20 @@ class AsiaPokerConfig(_Common):
 
     def __post_init__(self):
         self._check_common()
-        object.__setattr__(self, "house_way", HouseWayStyle.parse(self.house_way, game="asia").value)
-        if isinstance(self.rules, dict):
-            object.__setattr__(self, "rules", AsiaRules.from_dict(self.rules))
-        elif not isinstance(self.rules, AsiaRules):
-            raise ValueError(f"rules={self.rules!r}: expected AsiaRules or a dict of its options")
+        self._check_house_way("asia")
+        self._check_rules(AsiaRules)
+        lo, hi, bonus_max, chip = _check_limits("ante_min", self.ante_min, "ante_max", self.ante_max,
+                                                "bonus_max", self.bonus_max, self.chip)
+        for name, v in (("ante_min", lo), ("ante_max", hi), ("bonus_max", bonus_max), ("chip", chip)):
+            object.__setattr__(self, name, v)
         object.__setattr__(self, "bonus_paytable", _paytable(self.bonus_paytable, "asia", "bonus_paytable"))
         object.__setattr__(self, "ante_levels", _check_levels("ante_levels", self.ante_levels, self.ante_min, self.ante_max, False, self.chip))
         bonus_levels = _check_levels("bonus_levels", self.bonus_levels, self.chip, self.bonus_max, True, self.chip)
         if self.bonus_paytable is None and any(b > 0 for b in bonus_levels):
             raise ValueError("bonus_levels offer a bonus but bonus_paytable is null: set a pay table or bonus_levels: [0]")
         object.__setattr__(self, "bonus_levels", bonus_levels)
-        _check_levels("setting_ante", self.setting_ante, self.ante_min, self.ante_max, False, self.chip)
+        object.__setattr__(self, "setting_ante", _check_levels("setting_ante", _real("setting_ante", self.setting_ante),
+                                                               self.ante_min, self.ante_max, False, self.chip)[0])
 
     @property
     def unit(self) -> float:
@@ -167,8 +263,10 @@ class PaiGowPokerConfig(_Common):
         wager_levels, fortune_levels: the amounts the bet phase offers.
         wager_min, wager_max, fortune_max: table limits.
         setting_wager: the fixed wager of the one-step ``PaiGowPokerSetting`` env.
-        (mask_fouls, allow_house_way_action, dealer_samples, invalid_action, reward_unit,
-        observe_settings (21 × 2 values: back rank class, front value) as Asia.)
+        (mask_fouls, allow_house_way_action, dealer_samples, invalid_action,
+        invalid_action_penalty, reward_unit, observe_settings (21 × 2 values: back rank class,
+        front value) and the validation as Asia, with ``0 < wager_min <= wager_max``,
+        ``fortune_max >= 0``.)
     """
 
     house_way: str = "paigow-igw"
@@ -184,18 +282,20 @@ class PaiGowPokerConfig(_Common):
 
     def __post_init__(self):
         self._check_common()
-        object.__setattr__(self, "house_way", HouseWayStyle.parse(self.house_way, game="paigow").value)
-        if isinstance(self.rules, dict):
-            object.__setattr__(self, "rules", PaiGowRules.from_dict(self.rules))
-        elif not isinstance(self.rules, PaiGowRules):
-            raise ValueError(f"rules={self.rules!r}: expected PaiGowRules or a dict of its options")
+        self._check_house_way("paigow")
+        self._check_rules(PaiGowRules)
+        lo, hi, fortune_max, chip = _check_limits("wager_min", self.wager_min, "wager_max", self.wager_max,
+                                                  "fortune_max", self.fortune_max, self.chip)
+        for name, v in (("wager_min", lo), ("wager_max", hi), ("fortune_max", fortune_max), ("chip", chip)):
+            object.__setattr__(self, name, v)
         object.__setattr__(self, "fortune_paytable", _paytable(self.fortune_paytable, "paigow", "fortune_paytable"))
         object.__setattr__(self, "wager_levels", _check_levels("wager_levels", self.wager_levels, self.wager_min, self.wager_max, False, self.chip))
         levels = _check_levels("fortune_levels", self.fortune_levels, self.chip, self.fortune_max, True, self.chip)
         if self.fortune_paytable is None and any(b > 0 for b in levels):
             raise ValueError("fortune_levels offer a bonus but fortune_paytable is null: set a pay table or fortune_levels: [0]")
         object.__setattr__(self, "fortune_levels", levels)
-        _check_levels("setting_wager", self.setting_wager, self.wager_min, self.wager_max, False, self.chip)
+        object.__setattr__(self, "setting_wager", _check_levels("setting_wager", _real("setting_wager", self.setting_wager),
+                                                                self.wager_min, self.wager_max, False, self.chip)[0])
 
     @property
     def unit(self) -> float:

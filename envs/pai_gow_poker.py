@@ -6,7 +6,6 @@ import numpy as np
 
 from .base import SplitHandEnv
 from .config import PaiGowPokerConfig
-from .rules.cards import format_card
 from .rules.paigow import BACK_POS, FRONT_POS, N_PAIGOW_SETTINGS
 from .rules.rank_tables import paigow_back_table
 from .rules.rounds import paigow_round_start, paigow_settle
@@ -31,7 +30,11 @@ class PaiGowPokerEnv(SplitHandEnv):
     ``fortune_levels[a % n_fortune]``; 7 × 4 = 28 by default), then setting ``s`` in 0..20 as
     action ``n_bet + s`` (front = the ``s``-th pair of positions of the sorted cards,
     lexicographic; see ``envs/rules/paigow.py``), then optionally "play the house way".
-    Masks, errors and ``invalid_action`` as in :class:`envs.asia_poker.AsiaPokerEnv`.
+    Masks, errors and ``invalid_action`` as in :class:`envs.asia_poker.AsiaPokerEnv`: under the
+    defaults every action steps; a masked fouled setting is played and loses the wager (the
+    Fortune bet is still settled on the seven cards alone), a wrong-phase
+    action ends the episode with reward ``-invalid_action_penalty``; ``invalid_action="raise"``
+    raises on any masked action instead.
 
     ## Observation Space
     ``Box(0, 1, (202,), float32)``, the layout of :mod:`envs.observation` (index 200 = wager /
@@ -44,20 +47,26 @@ class PaiGowPokerEnv(SplitHandEnv):
     result over K dealer hands.
 
     ## Episode End
-    After the setting step (or a penalised invalid action); never truncates. ``info`` as in Asia
+    After the setting step (or a wrong-phase action, penalised); never truncates. ``info`` as in Asia
     Poker, with ``hands_won`` out of two.
 
     ## Arguments
     ``gym.make("splitpoker/PaiGowPoker-v0", config=PaiGowPokerConfig(...) | dict | None,
-    render_mode=None | "ansi" | "human", **fields)``.
+    render_mode=None | "ansi" | "human" | "rgb_array", **fields)``; every
+    :class:`envs.config.PaiGowPokerConfig` field as a keyword, validated as in Asia Poker;
+    ``rgb_array`` shows the back and front hands.
 
     ## Version History
     * v0: initial release.
+    * v0, revised (same id): default ``invalid_action="penalize"`` (every action steps; a masked
+      fouled setting is played and loses the wager), ``rgb_array`` render mode, config fields
+      validated when the config is built.
     """
 
     config_cls = PaiGowPokerConfig
     n_settings = N_PAIGOW_SETTINGS
     slot_names = ("back", "front")
+    _wager_name, _bonus_name = "wager", "Fortune"
     ranks_width = 2
 
     def __init__(self, config: PaiGowPokerConfig | dict | None = None, *, betting: bool = True,
@@ -88,11 +97,10 @@ class PaiGowPokerEnv(SplitHandEnv):
         return paigow_settle(pb, pf, fouled, self.dealers, self._style_id, self._rank, self._to_two,
                              self.config.rules.commission, self._dealer_settings, self._dealer_won)
 
-    def _describe(self, cards, setting: int) -> str:
+    def _slots(self, cards, setting: int) -> list[tuple[str, list[int]]]:
         hand = np.asarray(cards)
-        back = " ".join(format_card(int(c), symbols=True) for c in sorted(hand[BACK_POS[setting]], reverse=True))
-        front = " ".join(format_card(int(c), symbols=True) for c in sorted(hand[FRONT_POS[setting]], reverse=True))
-        return f"back [{back}]  front [{front}]"
+        return [("back", sorted(hand[BACK_POS[setting]].tolist(), reverse=True)),
+                ("front", sorted(hand[FRONT_POS[setting]].tolist(), reverse=True))]
 
 
 class PaiGowPokerSettingEnv(PaiGowPokerEnv):

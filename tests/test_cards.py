@@ -99,3 +99,48 @@ def test_make_card_range():
         make_card(13, 0)
     with pytest.raises(ValueError, match="suit 4"):
         make_card(0, 4)
+
+
+# ---- suit symbols, as format_cards(..., symbols=True) and the env renderings print them ----------
+
+@pytest.mark.parametrize("token,expected", [
+    ("A♠", 48), ("K♥", 45), ("T♦", 34), ("9♣", 31), ("10♠", 32), ("10♥", 33), ("2♣", 3),
+    ("q♦", 42), ("A♤", 48), ("K♡", 45), ("T♢", 34), ("9♧", 31), ("A♥\ufe0f", 49),
+])
+def test_suit_symbols_parse(token, expected):
+    assert parse_card(token) == expected
+
+
+def test_seed_style_symbol_hand():
+    from envs.rules.game import Game
+
+    for game in ("asia", "paigow"):
+        g = Game(game)
+        assert g.hand("A♠ K♥ T♦ 9♣ 10♠ 2♦ JK").tolist() == g.hand("As Kh Td 9c Ts 2d JK").tolist()
+
+
+@given(st.lists(st.integers(0, 52), unique=True, min_size=7, max_size=7))
+def test_game_hand_round_trips_symbol_text(cards):
+    from envs.rules.game import Game
+
+    g = Game("asia")
+    assert g.hand(format_cards(cards, symbols=True)).tolist() == g.hand(format_cards(cards)).tolist() == sorted(cards)
+    ten_text = format_cards(cards, symbols=True).replace("T", "10")  # "10♠" as people write it
+    assert g.hand(ten_text).tolist() == sorted(cards)
+
+
+@given(st.lists(st.integers(0, 52), unique=True, max_size=53))
+def test_symbol_round_trip(cards):
+    assert parse_cards(format_cards(cards, symbols=True)) == cards
+
+
+@pytest.mark.parametrize("bad,fragment", [
+    ("A♤♤", "bad card 'A♤♤'"),
+    ("A☆", "unknown suit '☆'"),
+    ("★♠", "unknown rank '★'"),
+    ("1♠", "bad card '1♠'"),
+    ("11♥", "bad card '11♥'"),
+])
+def test_bad_symbol_tokens_are_named(bad, fragment):
+    with pytest.raises(ValueError, match=fragment):
+        parse_card(bad)

@@ -12,7 +12,8 @@ Layout (phevaluator/treys style): a card is ``rank * 4 + suit`` for the 52 stand
       joker   52
 
 Ranks run 0 = deuce .. 12 = ace. Text form: rank character ``23456789TJQKA`` (``10`` accepted for
-ten, any case) followed by a suit character ``shdc`` (any case); the joker is ``JK`` (``Joker`` and
+ten, any case) followed by a suit character ``shdc`` (any case) or a suit symbol ``♠♥♦♣`` (as
+``format_cards(..., symbols=True)`` prints them; ``♤♡♢♧`` too); the joker is ``JK`` (``Joker`` and
 ``JKR`` accepted). Formatting is canonical (``Th``, ``JK``) and ``parse_cards(format_cards(x)) ==
 x``.
 
@@ -36,6 +37,8 @@ DECK_SIZE = 53
 RANK_CHARS = "23456789TJQKA"
 SUIT_CHARS = "shdc"
 SUIT_SYMBOLS = "♠♥♦♣"
+_SUIT_OF = {**{ch: i for i, ch in enumerate(SUIT_CHARS)}, **{ch: i for i, ch in enumerate(SUIT_SYMBOLS)},
+            **{ch: i for i, ch in enumerate("♤♡♢♧")}}  # letters, the symbols format_cards prints, white symbols
 JOKER_TEXT = "JK"
 _JOKER_ALIASES = {"JK", "JOKER", "JKR"}
 
@@ -99,25 +102,25 @@ def check_card(card: object) -> int:
 
 
 def parse_card(token: str) -> int:
-    """Parse one card token (``As``, ``10h``, ``td``, ``JK``, ``Joker``) into its integer."""
+    """Parse one card token (``As``, ``10h``, ``td``, ``A♠``, ``10♥``, ``JK``, ``Joker``) into its integer."""
     if not isinstance(token, str):
         raise TypeError(f"card token {token!r} is not a string")
-    t = token.strip()
+    t = token.strip().replace("\ufe0f", "")  # emoji presentation selector after a suit symbol
     if t.upper() in _JOKER_ALIASES:
         return JOKER
     if len(t) == 3 and t[:2] == "10":
         t = "T" + t[2]
     if len(t) != 2:
         raise ValueError(
-            f"bad card {token!r}: expected a rank of 23456789TJQKA (or 10) and a suit of shdc, "
-            f"e.g. 'As', 'Th', '10d', or the joker 'JK'"
+            f"bad card {token!r}: expected a rank of 23456789TJQKA (or 10) and a suit of shdc (or ♠♥♦♣), "
+            f"e.g. 'As', 'Th', '10d', 'K♥', or the joker 'JK'"
         )
     r = RANK_CHARS.find(t[0].upper())
     if r < 0:
         raise ValueError(f"bad card {token!r}: unknown rank {t[0]!r}, expected one of 23456789TJQKA or 10")
-    s = SUIT_CHARS.find(t[1].lower())
+    s = _SUIT_OF.get(t[1].lower(), -1)
     if s < 0:
-        raise ValueError(f"bad card {token!r}: unknown suit {t[1]!r}, expected one of s h d c")
+        raise ValueError(f"bad card {token!r}: unknown suit {t[1]!r}, expected one of s h d c (or ♠ ♥ ♦ ♣)")
     return r * 4 + s
 
 

@@ -11,6 +11,8 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+
 WHEEL_LOWEST = "lowest"
 WHEEL_SECOND_HIGHEST = "second_highest"
 _WHEEL_CHOICES = (WHEEL_LOWEST, WHEEL_SECOND_HIGHEST)
@@ -19,6 +21,8 @@ _WHEEL_CHOICES = (WHEEL_LOWEST, WHEEL_SECOND_HIGHEST)
 def dataclass_from_dict(cls, data: dict[str, Any] | None, what: str = "option(s)"):
     """``cls(**data)`` after checking every key is a field: an unknown key raises ``ValueError``
     naming it and listing the fields (configs fail loudly on a typo)."""
+    if data is not None and not isinstance(data, dict):
+        raise ValueError(f"{cls.__name__} {what}: expected a mapping of field names to values, got {data!r}")
     data = dict(data or {})
     names = {f.name for f in dataclasses.fields(cls)}
     unknown = sorted(set(data) - names)
@@ -56,9 +60,10 @@ class AsiaRules:
     ace_low_straight: str = WHEEL_LOWEST
 
     def __post_init__(self):
-        if not isinstance(self.flush_beats_straight, bool):
+        if not isinstance(self.flush_beats_straight, (bool, np.bool_)):
             raise ValueError(f"flush_beats_straight={self.flush_beats_straight!r}: expected true or false")
-        if self.ace_low_straight not in _WHEEL_CHOICES:
+        object.__setattr__(self, "flush_beats_straight", bool(self.flush_beats_straight))
+        if not isinstance(self.ace_low_straight, str) or self.ace_low_straight not in _WHEEL_CHOICES:
             raise ValueError(f"ace_low_straight={self.ace_low_straight!r}: expected one of {_WHEEL_CHOICES}")
 
     @classmethod
@@ -86,9 +91,9 @@ class PaiGowRules:
     commission: float = 0.05
 
     def __post_init__(self):
-        if self.ace_low_straight not in _WHEEL_CHOICES:
+        if not isinstance(self.ace_low_straight, str) or self.ace_low_straight not in _WHEEL_CHOICES:
             raise ValueError(f"ace_low_straight={self.ace_low_straight!r}: expected one of {_WHEEL_CHOICES}")
-        if isinstance(self.commission, bool) or not isinstance(self.commission, (int, float)):
+        if isinstance(self.commission, (bool, np.bool_)) or not isinstance(self.commission, (int, float, np.integer, np.floating)):
             raise ValueError(f"commission={self.commission!r}: expected a number in [0, 1)")
         if not 0.0 <= float(self.commission) < 1.0:
             raise ValueError(f"commission={self.commission!r}: expected a fraction in [0, 1), e.g. 0.05")

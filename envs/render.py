@@ -1,0 +1,147 @@
+"""Pictures of the table for ``render_mode="rgb_array"``.
+
+:func:`draw_table` turns a :class:`TableView` (plain data the environment fills when ``render()``
+is called, never on ``step()``) into an ``(H, W, 3)`` ``uint8`` array. Drawing uses matplotlib's
+Agg canvas, imported on the first call (no pyplot, no window, no global figure state), so the
+environments import and step without matplotlib. The 53 card faces and the card back are drawn
+once per process into sprites that every frame pastes (text is what costs in matplotlib).
+
+Layout (800 × 450 pixels)::
+
+    +------------------------------------------------------------------+
+    | AsiaPokerSetting  phase: done           ante $5                  |
+    | your cards   [A♠][K♥][T♦][9♣][7♠][4♥][JK]                        |
+    | you set      high [..][..][..][..]  medium [..][..]  low [..]    |
+    | dealer       high [..][..][..][..]  medium [..][..]  low [..]    |
+    | result: won 2 of 3 hands; main +5, bonus +0; net +5 chips        |
+    +------------------------------------------------------------------+
+
+In the bet phase the cards are face down; in the set phase the second row shows the house way
+for the player's cards; a fouled setting is marked FOULED in red.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+import numpy as np
+
+from .rules.cards import JOKER, SUIT_SYMBOLS
+
+WIDTH, HEIGHT, DPI = 800, 450, 100
+CARD_W, CARD_H, CARD_GAP, GROUP_GAP = 44, 62, 6, 22
+LEFT = 130  # x where the cards start; row labels sit left of it
+FELT = "#0b6623"
+CARD_FACE = "#fffdf6"  # ivory: a colour nothing else uses, so tests can count face-up card pixels
+RED, BLACK, JOKER_COLOUR = "#c8102e", "#111111", "#6a1b9a"
+RANK_TEXT = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
+
+
+@dataclass
+class TableView:
+    """What one picture shows (plain data, built by ``SplitHandEnv._table_view``).
+
+    ``slots`` rows are lists of ``(slot name, cards)``; ``None`` leaves a row out.
+    """
+
+    title: str
+    wager: str = ""
+    cards: list[int] | None = None  # the player's seven cards; None = face down
+    rows: list[tuple[str, list[tuple[str, list[int]]], str]] = field(default_factory=list)  # (label, slots, tag)
+    result: list[str] = field(default_factory=list)
+    result_colour: str = "white"
+
+
+def _text(ax, x: float, y: float, text: str, **kw) -> None:
+    ax.text(x, y, text, parse_math=False, **kw)  # "$5" is money, not mathtext
+
+
+def _card(ax, x: float, y: float, card: int | None) -> None:
+    from matplotlib.patches import FancyBboxPatch
+
+    if card is None:  # face down
+        ax.add_patch(FancyBboxPatch((x, y), CARD_W, CARD_H, boxstyle="round,pad=0,rounding_size=5",
+                                    fc="#1f3c88", ec="white", lw=1.5, hatch="xx"))
+        return
+    ax.add_patch(FancyBboxPatch((x, y), CARD_W, CARD_H, boxstyle="round,pad=0,rounding_size=5",
+                                fc=CARD_FACE, ec="#333333", lw=1.0))
+    if card == JOKER:
+        colour, rank, suit = JOKER_COLOUR, "JK", "★"
+    else:
+        suit_index = card & 3
+        colour = RED if suit_index in (1, 2) else BLACK
+        rank, suit = RANK_TEXT[card >> 2], SUIT_SYMBOLS[suit_index]
+    _text(ax, x + CARD_W / 2, y + 19, rank, ha="center", va="center", fontsize=15, fontweight="bold", color=colour)
+    _text(ax, x + CARD_W / 2, y + 45, suit, ha="center", va="center", fontsize=19, color=colour)
+
+
+def _label(ax, y: float, text: str) -> None:
+    _text(ax, 12, y + CARD_H / 2, text, ha="left", va="center", fontsize=12, color="white", fontweight="bold")
+
+
+def _slots(ax, y: int, slots, tag: str, placed: list) -> None:
+    x = LEFT
+    for name, cards in slots:
+        _text(ax, x, y - 4, name, ha="left", va="bottom", fontsize=10, color="#d9f2d9")
+        for c in cards:
+            placed.append((x, y, int(c)))
+            x += CARD_W + CARD_GAP
+        x += GROUP_GAP
+    if tag:
+        _text(ax, x, y + CARD_H / 2, tag, ha="left", va="center", fontsize=13, fontweight="bold",
+                color="white", bbox={"fc": RED, "ec": "none", "boxstyle": "round,pad=0.3"})
+
+
+@lru_cache(maxsize=1)
+def _sprites() -> np.ndarray:
+    """The 53 card faces and the card back (index 53), drawn once per process:
+    ``(54, CARD_H, CARD_W, 3)`` uint8. Frames paste these instead of drawing 7-21 cards of text."""
+    pitch = CARD_W + 4
+    ax, canvas = _canvas(pitch * 54, CARD_H + 4)
+    for i in range(54):
+        _card(ax, i * pitch + 2, 2, None if i == 53 else i)
+    canvas.draw()
+    img = np.asarray(canvas.buffer_rgba())[:, :, :3]
+    return np.stack([img[2:2 + CARD_H, i * pitch + 2:i * pitch + 2 + CARD_W] for i in range(54)]).copy()
+
+
+def _canvas(width: int, height: int):
+    """An Agg canvas whose data coordinates are pixels, y growing downwards like the rows."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=(width / DPI, height / DPI), dpi=DPI, facecolor=FELT)
+    canvas = FigureCanvasAgg(fig)
+    ax = fig.add_axes((0, 0, 1, 1))
+    ax.set_xlim(0, width)
+    ax.set_ylim(height, 0)
+    ax.axis("off")
+    return ax, canvas
+
+
+def draw_table(view: TableView) -> np.ndarray:
+    """The picture of ``view`` as an ``(HEIGHT, WIDTH, 3)`` ``uint8`` RGB array."""
+    ax, canvas = _canvas(WIDTH, HEIGHT)
+    placed: list[tuple[int, int, int]] = []  # (x, y, sprite index) of every card
+    _text(ax, 12, 22, view.title, ha="left", va="center", fontsize=14, color="white", fontweight="bold")
+    if view.wager:
+        _text(ax, WIDTH - 12, 22, view.wager, ha="right", va="center", fontsize=13, color="#ffe066", fontweight="bold")
+    y = 50
+    _label(ax, y, "your cards")
+    for i, c in enumerate(view.cards if view.cards is not None else [None] * 7):
+        placed.append((LEFT + i * (CARD_W + CARD_GAP), y, 53 if c is None else int(c)))
+    y += CARD_H + 30
+    for label, slots, tag in view.rows:
+        _label(ax, y, label)
+        _slots(ax, y, slots, tag, placed)
+        y += CARD_H + 30
+    for i, line in enumerate(view.result):
+        _text(ax, 12, HEIGHT - 20 - 22 * (len(view.result) - 1 - i), line, ha="left", va="center",
+              fontsize=12, color=view.result_colour if i == 0 else "white", fontweight="bold" if i == 0 else "normal")
+    canvas.draw()
+    img = np.asarray(canvas.buffer_rgba())[:, :, :3].copy()
+    sprites = _sprites()
+    for x, y, k in placed:
+        img[y:y + CARD_H, x:x + CARD_W] = sprites[k]
+    return img
