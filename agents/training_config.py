@@ -128,7 +128,6 @@ def algo_class(name: str):
 def env_class(env_id: str):
     """The environment class registered under ``env_id`` (``envs.ENV_IDS`` or the table ids)."""
     import envs
-
     from envs.registration import TABLE_ENV_IDS
 
     known = {**envs.ENV_IDS, **TABLE_ENV_IDS}

@@ -3,6 +3,7 @@ element of ``action_space`` can be stepped): SB3's ``make_vec_env`` without kwar
 (the RL Zoo code path), random rollouts over the whole space; fouls settle as in the game;
 ``invalid_action="raise"`` stays as the debugging option."""
 
+import os
 from itertools import combinations
 
 import gymnasium as gym
@@ -10,7 +11,7 @@ import numpy as np
 import pytest
 from stable_baselines3 import PPO
 from stable_baselines3.common.env_util import make_vec_env
-from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
+from stable_baselines3.common.vec_env import DummyVecEnv
 
 import envs
 from envs.asia_poker import AsiaPokerEnv, AsiaPokerSettingEnv
@@ -164,19 +165,41 @@ def test_make_vec_env_dummy_without_kwargs(env_id):
     venv.close()
 
 
-@pytest.mark.slow  # four fresh worker processes each import torch, SB3 and the package
-def test_make_vec_env_subproc():
-    # fresh worker processes (SB3's forkserver start) must import the package that registers the
-    # ids: Gymnasium's "module:id" form does it, as RL Zoo's --gym-packages envs does
-    venv = make_vec_env("envs:splitpoker/AsiaPoker-v0", n_envs=4, vec_env_cls=SubprocVecEnv)
-    try:
+USER_SCRIPT = """
+import numpy as np
+import envs  # registers the splitpoker/* ids (also in SB3's worker processes, which re-import __main__)
+from stable_baselines3.common.env_util import make_vec_env
+from stable_baselines3.common.vec_env import SubprocVecEnv
+
+if __name__ == "__main__":
+    for env_id in ("splitpoker/AsiaPokerSetting-v0", "envs:splitpoker/PaiGowPoker-v0"):
+        venv = make_vec_env(env_id, n_envs=4, vec_env_cls=SubprocVecEnv)
         venv.reset()
         for _ in range(10):
             _, r, _, _ = venv.step(np.array([venv.action_space.sample() for _ in range(4)]))
             assert np.isfinite(r).all()
         assert venv.get_attr("render_mode") == ["rgb_array"] * 4
-    finally:
         venv.close()
+    print("ok")
+"""
+
+
+@pytest.mark.slow  # fresh worker processes each import torch, SB3 and the package
+def test_make_vec_env_subproc(tmp_path):
+    """A user's script: ``import envs`` at the top, then ``make_vec_env(id, n_envs=4,
+    vec_env_cls=SubprocVecEnv)`` with the plain id. SB3's forkserver/spawn workers re-import the
+    script's ``__main__``, hence ``envs``; the ``"envs:<id>"`` form works anywhere (notebooks too)."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    script = tmp_path / "user_script.py"
+    script.write_text(USER_SCRIPT)
+    root = str(Path(__file__).resolve().parents[1])
+    env = {**os.environ, "PYTHONPATH": root + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    proc = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, env=env, timeout=600)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert proc.stdout.strip().endswith("ok")
 
 
 def test_plain_ppo_on_make_vec_env():
