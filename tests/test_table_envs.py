@@ -213,3 +213,28 @@ def test_readme_table_example_runs():
     scope = {}
     exec(compile(code, "README.md", "exec"), scope)
     assert all(scope["terms"].values()) and set(scope["rewards"]) == {"seat_1", "seat_2", "seat_3"}
+
+
+@pytest.mark.parametrize("env_id", TABLE_IDS)
+def test_table_make_vec_env_and_rgb_array(env_id):
+    """SB3's first line, ``make_vec_env(id, n_envs=2)``, asks for ``render_mode="rgb_array"``; the
+    settled frame shows the learner's setting and the dealer's (face-up ivory card pixels)."""
+    from stable_baselines3.common.env_util import make_vec_env
+
+    from envs.render import CARD_FACE
+
+    venv = make_vec_env(env_id, n_envs=2, env_kwargs={"other_seats": 2})
+    venv.reset()
+    for _ in range(4):
+        venv.step(np.array([venv.action_space.sample() for _ in range(2)]))
+    venv.close()
+    env = gym.make(env_id, render_mode="rgb_array", other_seats=2)
+    obs, info = env.reset(seed=5)
+    bet_frame = env.render()
+    obs, _, _, _, info = env.step(int(np.flatnonzero(info["action_mask"])[0]))
+    _, _, term, _, info = env.step(int(np.flatnonzero(info["action_mask"])[0]))
+    frame = env.render()
+    assert term and frame.shape == bet_frame.shape == (450, 800, 3) and frame.dtype == np.uint8
+    ivory = np.array([int(CARD_FACE[i:i + 2], 16) for i in (1, 3, 5)], dtype=np.uint8)
+    face_up = lambda img: int(np.all(img == ivory, axis=-1).sum())  # noqa: E731
+    assert face_up(bet_frame) == 0 < face_up(frame)  # cards face down while betting, 21 faces once settled

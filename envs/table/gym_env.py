@@ -53,11 +53,16 @@ class TableEnv(gym.Env):
     envy=True, envy_unit=1.0, house_way_bet=(5, 0), config=None, render_mode=None, **fields)``;
     every ``PaiGowPokerConfig`` / ``AsiaPokerConfig`` field is a keyword.
 
+    ## Rendering
+    ``render_mode="rgb_array"``: the learner's view as an ``(450, 800, 3)`` ``uint8`` picture (its
+    cards, its setting and the dealer's once settled, its result with Envy); ``"ansi"``/``"human"``:
+    the whole table as text.
+
     ## Version History
     * v0: initial release.
     """
 
-    metadata = {"render_modes": ["ansi", "human"], "render_fps": 1}
+    metadata = {"render_modes": ["ansi", "human", "rgb_array"], "render_fps": 1}
     game = ""
 
     def __init__(self, seat: int = 1, other_seats: int = 5, other_policy: Any = "house_way", *,
@@ -128,12 +133,45 @@ class TableEnv(gym.Env):
         return self.seats.observation(self.seat), reward, terminated, False, self._info()
 
     def render(self):
+        if self.render_mode == "rgb_array":
+            from ..render import draw_table
+
+            return draw_table(self._table_view())
         text = self.seats.render()
         if self.render_mode == "human":
             print(text)
             return None
         return text
 
+
+    def _table_view(self):
+        """The learner's view for ``rgb_array`` (:class:`envs.render.TableView`): its cards, its
+        setting and the dealer's once settled, its result and the other seats' Envy."""
+        from ..asia_poker import AsiaPokerEnv
+        from ..pai_gow_poker import PaiGowPokerEnv
+        from ..render import TableView
+
+        slots = (AsiaPokerEnv if self.game == "asia" else PaiGowPokerEnv)._slots  # uses no env state
+        t = self.seats.table
+        bet = t.bets.get(self.seat)
+        wager = "" if not bet else (f"wager ${bet[0]:g}" + (f"  bonus ${bet[1]:g}" if bet[1] else "") + ("  + Envy" if bet[2] else ""))
+        view = TableView(title=f"{type(self).__name__.removesuffix('Env')} seat {self.seat}   phase: {t.phase.name.lower()}",
+                         wager=wager)
+        if t.phase == TablePhase.BET:
+            view.result = [f"choose a bet; {len(self._others)} other seat(s) at the table"]
+            return view
+        view.cards = [int(c) for c in t.hands[self.seat]]
+        result = t.result.seats.get(self.seat) if t.result is not None else None
+        if result is None:
+            view.result = [f"set the cards: {int(self.action_masks().sum())} legal actions"]
+            return view
+        view.rows.append(("you set", slots(self, t.hands[self.seat], result.setting), "FOULED" if result.fouled else ""))
+        view.rows.append(("dealer", slots(self, t.hands[0], t.result.dealer_setting), ""))
+        view.result = [f"{'FOULED' if result.fouled else f'won {result.hands_won} hands'}   net {result.net:+g} chips",
+                       f"main {result.main:+g}, bonus {result.bonus:+g}" + (f" ({result.bonus_line})" if result.bonus_line else "")
+                       + (f", Envy {result.envy_chips:+g} from {result.envy_hands} hand(s)" if result.envy else "")]
+        view.result_colour = "#b9f6ca" if result.net > 0 else ("#ff8a80" if result.net < 0 else "white")
+        return view
 
 class PaiGowTableEnv(TableEnv):
     __doc__ = TableEnv.__doc__
