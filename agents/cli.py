@@ -51,10 +51,27 @@ def install_startup_interrupt() -> None:
     signal.signal(signal.SIGINT, _interrupted_during_startup)
 
 
+_sigint = {"seen": False}
+
+
+def _raise_interrupt(signum, frame):
+    _sigint["seen"] = True
+    raise KeyboardInterrupt
+
+
 def handle_interrupts() -> None:
-    """From here on Ctrl-C raises ``KeyboardInterrupt`` (caught by the script's ``main``)."""
+    """From here on Ctrl-C raises ``KeyboardInterrupt`` (caught by the script's ``main``) and is
+    remembered (see :func:`is_interrupt`). Only in a script run as a program: a caller's own
+    handler (a test runner's) is left alone."""
     if signal.getsignal(signal.SIGINT) is _interrupted_during_startup:
-        signal.signal(signal.SIGINT, signal.default_int_handler)
+        signal.signal(signal.SIGINT, _raise_interrupt)
+
+
+def is_interrupt(exc: BaseException) -> bool:
+    """Whether ``exc`` is a Ctrl-C, or an error raised after one: a ``KeyboardInterrupt`` that
+    lands inside numba's compiler can resurface as an unrelated error (seen: ``RuntimeError: no
+    compiled object yet``); it still means the user pressed Ctrl-C."""
+    return isinstance(exc, KeyboardInterrupt) or (_sigint["seen"] and isinstance(exc, Exception))
 
 
 def interrupted(what: str = "") -> int:

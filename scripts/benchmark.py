@@ -222,7 +222,9 @@ def main(argv=None) -> int:
         for s in sections:
             print(f"[benchmark] {s} ...", file=sys.stderr)
             result[s] = globals()[f"bench_{s}"](args)
-    except KeyboardInterrupt:
+    except BaseException as e:  # Ctrl-C (or an error it caused inside numba)
+        if not cli.is_interrupt(e):
+            raise
         result["interrupted"] = f"during {s}; sections finished: {[x for x in sections if x in result]}"
         print(cli.dumps(result))
         return cli.interrupted(f"partial results printed{', --out not written' if args.out else ''}")

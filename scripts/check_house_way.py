@@ -47,7 +47,9 @@ def main(argv=None) -> int:
     cli.handle_interrupts()
     try:
         return run(args)
-    except KeyboardInterrupt:
+    except BaseException as e:  # Ctrl-C (or an error it caused inside numba)
+        if not cli.is_interrupt(e):
+            raise
         return cli.interrupted("the check did not finish (no result)")
 
 

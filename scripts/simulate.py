@@ -10,7 +10,7 @@ Examples:
     python scripts/simulate.py --game paigow --style paigow-igw --rounds 10000000
     python scripts/simulate.py --game asia --style asia-borgata --rounds 10000000 --json
 
-Ctrl-C stops within a second (exit 130, no result: the rounds are dealt in chunks of 250,000).
+Ctrl-C stops within a second (exit 130, no result: the rounds are dealt in chunks of 100,000).
 """
 
 # ruff: noqa: E402  (the Ctrl-C guard runs before the slow imports)
@@ -32,7 +32,7 @@ from envs.rules.house_way_check import simulate
 from envs.rules.options import rules_from_json
 
 MAX_ROUNDS = 10_000_000_000
-CHUNK = 250_000  # rounds per numba call: Ctrl-C is seen between chunks
+CHUNK = 100_000  # rounds per numba call: Ctrl-C is seen between chunks
 
 
 def parse_args(argv=None):
@@ -63,7 +63,9 @@ def main(argv=None) -> int:
         with tqdm(total=args.rounds, unit="round", unit_scale=True, desc=game.style.value, disable=None,
                   file=sys.stderr, leave=False) as bar:
             rep = simulate(game, args.rounds, args.seed, progress=bar.update, chunk=CHUNK)
-    except KeyboardInterrupt:
+    except BaseException as e:  # Ctrl-C (or an error it caused inside numba)
+        if not cli.is_interrupt(e):
+            raise
         return cli.interrupted("no result")
     if args.json:
         print(cli.dumps(rep))

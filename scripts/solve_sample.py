@@ -193,7 +193,9 @@ def main(argv=None) -> int:
     cli.handle_interrupts()
     try:
         return run(args)
-    except KeyboardInterrupt:  # before the solving loop (which saves): nothing solved yet
+    except BaseException as e:  # Ctrl-C (or an error it caused inside numba)
+        if not cli.is_interrupt(e):
+            raise
         return cli.interrupted(f"{args.out} holds the hands saved before (rerun the same command to resume)")
 
 
@@ -246,7 +248,9 @@ def run(args) -> int:
                 rows.append(solve_row(game, solver, meta, i, hands[i], k))
                 if len(rows) >= args.checkpoint:
                     save()
-        except KeyboardInterrupt:
+        except BaseException as e:  # Ctrl-C (or an error it caused inside numba)
+            if not cli.is_interrupt(e):
+                raise
             save()
             print(f"interrupted: {out} holds {table.num_rows} hands; rerun the same command to resume",
                   file=sys.stderr)
