@@ -84,7 +84,7 @@ def test_first_compiled_kernel_creates_the_dir_and_prunes_old_ones(tmp_path):
     assert source_snapshot() == before
 
 
-@pytest.mark.parametrize("bad", ["file", "under-file"])
+@pytest.mark.parametrize("bad", ["file", pytest.param("under-file", marks=pytest.mark.slow)])
 def test_unusable_cache_path_falls_back_to_temp_never_the_source_tree(tmp_path, bad):
     f = tmp_path / "a-file"
     f.write_text("not a directory")
@@ -104,6 +104,7 @@ def test_unusable_cache_path_falls_back_to_temp_never_the_source_tree(tmp_path, 
     assert f.read_text() == "not a directory"
 
 
+@pytest.mark.slow
 def test_no_usable_directory_disables_disk_caching(tmp_path, monkeypatch):
     f = tmp_path / "f"
     f.write_text("x")

@@ -109,7 +109,7 @@ def _make_locator():
 
         @classmethod
         def from_function(cls, py_func, py_file):
-            if _chosen["package"] is None or not os.path.abspath(py_file).startswith(_chosen["package"]):
+            if _chosen["package"] is None or not os.path.realpath(py_file).startswith(_chosen["package"]):
                 return None  # not this package's kernel: numba's usual locators decide
             if _chosen["dir"] is None:  # cannot happen (caching is then disabled) but never __pycache__
                 raise RuntimeError(f"numba cache for {py_file} requested with on-disk caching disabled")
@@ -165,7 +165,7 @@ def configure(root: Path, package: Path) -> Path | None:
                           f"compiles again). Set SPLITPOKER_CACHE_DIR to a writable directory.", stacklevel=3)
             chosen = None
     _chosen["dir"] = chosen
-    _chosen["package"] = os.path.join(os.path.abspath(package), "")
+    _chosen["package"] = os.path.join(os.path.realpath(package), "")
     if SplitpokerCacheLocator is None:
         SplitpokerCacheLocator = _make_locator()
     _install_locator(SplitpokerCacheLocator)
