@@ -28,7 +28,7 @@ from numba import njit, prange
 
 from envs.rules import RULES_SOURCE_DIGEST
 from envs.rules.asia import asia_setting_ranks
-from envs.rules.cache import load_or_build, prune
+from envs.rules.cache import load_or_build
 from envs.rules.combinatorics import BINOM
 from envs.rules.enumeration import for_each_hand, run_in_batches, top_two_tasks
 from envs.rules.game import Game
@@ -74,7 +74,7 @@ def _build_tasks(asia, style_id, tasks, rank_table, to_two, out):
         for_each_hand(tasks[k, 0], tasks[k, 1], _store_class, (asia, style_id, rank_table, to_two, out))
 
 
-def build_dealer_table(game: Game, universe: int = 53, progress=None, n_batches: int = 40) -> np.ndarray:
+def build_dealer_table(game: Game, universe: int = 53, progress=None, n_batches: int = 100) -> np.ndarray:
     """Compute the table (no cache). ``progress(n)`` after each batch of hands."""
     if not 7 <= universe <= 53:
         raise ValueError(f"universe={universe!r}: expected 7..53 cards")
@@ -89,12 +89,11 @@ def dealer_table(game: Game, universe: int = 53, *, use_cache: bool = True, prog
     """The cached dealer table (built on first use; a corrupt or stale cache entry is rebuilt with
     a warning naming it). Memory-mapped, read-only."""
     name = f"dealer-{game.game}-{game.style.value}"
-    if use_cache:  # tables of older rules sources or formats can never load again: free the disk
-        prune("dealer-", lambda k: k.get("rules_source") == RULES_SOURCE_DIGEST and k.get("format") == TABLE_FORMAT,
-              log=log)
     t0 = time.perf_counter()
+    # once a new table is saved, tables of older rules sources or formats can never load again: free the disk
     arr = load_or_build(name, table_key(game, universe), lambda: build_dealer_table(game, universe, progress),
-                        mmap=True, use_cache=use_cache, log=log)
+                        mmap=True, use_cache=use_cache, log=log, prune_prefix="dealer-",
+                        keep=lambda k: k.get("rules_source") == RULES_SOURCE_DIGEST and k.get("format") == TABLE_FORMAT)
     if log is not None:
         log(f"dealer table {name}: {arr.nbytes / 1e6:.0f} MB ready in {time.perf_counter() - t0:.1f} s")
     return arr

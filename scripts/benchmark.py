@@ -13,19 +13,31 @@ Sections (``--only`` to pick):
 Examples:
     python scripts/benchmark.py --out docs/benchmarks.json
     python scripts/benchmark.py --only env --seconds 5
+
+--out must name a .json file in an existing, writable folder (checked before any timing) and is
+written atomically. Ctrl-C exits 130 and prints the sections finished so far (marked
+"interrupted"), without writing --out.
 """
 
+# ruff: noqa: E402  (the Ctrl-C guard runs before the slow imports)
 from __future__ import annotations
 
+import sys
+
+if __name__ == "__main__":
+    from agents.cli import install_startup_interrupt
+
+    install_startup_interrupt()
+
 import argparse
-import json
 import os
 import platform
-import sys
 import time
 
 import numba
 import numpy as np
+
+from agents import cli
 
 SECTIONS = ("rules", "houseway", "simulate", "env", "bonus", "exact")
 
@@ -184,25 +196,41 @@ def bench_exact(args) -> dict:
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--only", action="append", choices=SECTIONS, help="run only these sections (repeatable)")
-    p.add_argument("--seconds", type=float, default=2.0, help="minimum seconds per timed measurement (default 2)")
-    p.add_argument("--repeats", type=int, default=3, help="interleaved repeats of the env comparison (default 3)")
-    p.add_argument("--rounds", type=int, default=5_000_000, help="rounds for the simulate section (default 5,000,000)")
-    p.add_argument("--exact-hands", type=int, default=3, help="hands for the exact-solver timing (default 3)")
-    p.add_argument("--out", help="also write the JSON to this file")
+    p.add_argument("--seconds", type=cli.positive_float(600, "each measurement repeats per section and style"),
+                   default=2.0, help="minimum seconds per timed measurement (default 2; at most 600)")
+    p.add_argument("--repeats", type=cli.count(1, 100, "each repeat times three environments"), default=3,
+                   help="interleaved repeats of the env comparison (default 3; 1..100)")
+    p.add_argument("--rounds", type=cli.count(10_000, 1_000_000_000, "time: ~1-3 million rounds/s per style"),
+                   default=5_000_000, help="rounds for the simulate section (default 5,000,000)")
+    p.add_argument("--exact-hands", type=cli.count(1, 1000, "time: the naive method takes minutes per hand"),
+                   default=3, help="hands for the exact-solver timing (default 3; 1..1000)")
+    p.add_argument("--out", help="also write the JSON to this file (.json, atomically)")
     args = p.parse_args(argv)
-    sections = args.only or [s for s in SECTIONS if s != "bonus"]
+    cli.handle_interrupts()
+    if args.out:
+        try:
+            cli.check_output("--out", args.out, (".json",))
+        except cli.CliError as e:
+            print(f"error: {e}", file=sys.stderr)
+            return 2
+    sections = list(dict.fromkeys(args.only)) if args.only else [s for s in SECTIONS if s != "bonus"]
     result = {"machine": {"cpus": os.cpu_count(), "numba_threads": numba.config.NUMBA_NUM_THREADS,
                           "python": platform.python_version(), "numba": numba.__version__,
                           "platform": platform.platform()},
               "time": time.strftime("%Y-%m-%dT%H:%M:%S")}
-    for s in sections:
-        print(f"[benchmark] {s} ...", file=sys.stderr)
-        result[s] = globals()[f"bench_{s}"](args)
-    text = json.dumps(result, indent=1, default=float)
-    print(text)
+    try:
+        for s in sections:
+            print(f"[benchmark] {s} ...", file=sys.stderr)
+            result[s] = globals()[f"bench_{s}"](args)
+    except BaseException as e:  # Ctrl-C (or an error it caused inside numba)
+        if not cli.is_interrupt(e):
+            raise
+        result["interrupted"] = f"during {s}; sections finished: {[x for x in sections if x in result]}"
+        print(cli.dumps(result))
+        return cli.interrupted(f"partial results printed{', --out not written' if args.out else ''}")
+    print(cli.dumps(result))
     if args.out:
-        with open(args.out, "w") as f:
-            f.write(text + "\n")
+        cli.write_json(args.out, result)
     return 0
 
 

@@ -12,15 +12,25 @@ Examples:
     python scripts/bonus_table.py --game asia --paytable seed-000
     python scripts/bonus_table.py --game paigow --paytable fortune --json
     python scripts/bonus_table.py --game paigow --paytable-file configs/paytables/my_table.yaml
+
+If the cache cannot be written (read-only disk, a cache path that is a file) the result is still
+printed, with a warning. Ctrl-C stops within a second (exit 130); nothing half-written is cached.
 """
 
+# ruff: noqa: E402  (the Ctrl-C guard runs before the slow imports)
 from __future__ import annotations
 
-import argparse
-import json
 import sys
+
+if __name__ == "__main__":
+    from agents.cli import install_startup_interrupt
+
+    install_startup_interrupt()
+
+import argparse
 import time
 
+from agents import cli
 from envs.rules.bonus import cached_feature_histogram, paytable_report
 from envs.rules.paytables import BUILTIN_PAYTABLES, PayTable, get_paytable
 
@@ -40,8 +50,20 @@ def load_table(args) -> PayTable:
     if args.paytable_file:
         import yaml
 
-        with open(args.paytable_file) as f:
-            return PayTable.from_dict(yaml.safe_load(f))
+        try:
+            with open(args.paytable_file) as f:
+                data = yaml.safe_load(f)
+        except OSError as e:
+            raise ValueError(f"--paytable-file {args.paytable_file}: cannot read it ({e.strerror or e})") from None
+        except yaml.YAMLError as e:
+            raise ValueError(f"--paytable-file {args.paytable_file}: not valid YAML ({e})") from None
+        if not isinstance(data, dict):
+            raise ValueError(f"--paytable-file {args.paytable_file}: expected a mapping with name, game, kind "
+                             f"and lines, got {type(data).__name__}")
+        try:
+            return PayTable.from_dict(data)
+        except (KeyError, TypeError, ValueError) as e:
+            raise ValueError(f"--paytable-file {args.paytable_file}: {e}") from None
     return get_paytable(args.paytable)
 
 
@@ -65,16 +87,29 @@ def print_table(rep: dict, seconds: float) -> None:
 
 def main(argv=None) -> int:
     args = parse_args(argv)
+    cli.handle_interrupts()
+    try:
+        return run(args)
+    except BaseException as e:  # Ctrl-C (or an error it caused inside numba)
+        if not cli.is_interrupt(e):
+            raise
+        return cli.interrupted("nothing cached (rerun to start the enumeration again)")
+
+
+def run(args) -> int:
     if args.list:
         for t in BUILTIN_PAYTABLES.values():
             print(f"{t.name:<10} game={t.game:<7} kind={t.kind:<5} lines={len(t.lines):<3} {t.source}")
         return 0
+    if args.paytable and args.paytable_file:
+        print("error: give --paytable or --paytable-file, not both", file=sys.stderr)
+        return 2
     if not (args.paytable or args.paytable_file):
         print("error: give --paytable NAME (see --list) or --paytable-file FILE", file=sys.stderr)
         return 2
     try:
         table = load_table(args)
-    except (ValueError, OSError) as e:
+    except (ValueError, KeyError, OSError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
     if args.game and table.game != args.game:
@@ -91,7 +126,7 @@ def main(argv=None) -> int:
     seconds = time.perf_counter() - t0
     rep["seconds"] = seconds
     if args.json:
-        print(json.dumps(rep, indent=1))
+        print(cli.dumps(rep))
     else:
         print_table(rep, seconds)
     return 0

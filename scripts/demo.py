@@ -6,37 +6,77 @@ comparison, and write the plot, the JSON and the TensorBoard logs.
 Examples:
     python scripts/demo.py                          # ~250k steps, 3,000 evaluation hands
     python scripts/demo.py --timesteps 20000 --hands 300
+
+Ctrl-C exits 130 (during training, the training code's own interrupt handling applies).
 """
 
+# ruff: noqa: E402  (the Ctrl-C guard runs before the slow imports)
 from __future__ import annotations
+
+import sys
+
+if __name__ == "__main__":
+    from agents.cli import install_startup_interrupt
+
+    install_startup_interrupt()
 
 import argparse
 import json
-import sys
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "scripts"))
 
-import evaluate  # noqa: E402  (scripts/evaluate.py)
+import evaluate  # (scripts/evaluate.py)
 
-from agents.training import TrainConfig, train  # noqa: E402
+from agents import cli
+from agents.training import TrainConfig, train
 
 
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--config", default=str(ROOT / "configs" / "asia_maskable_ppo.yaml"), help="training config")
-    p.add_argument("--timesteps", type=int, default=250_000, help="training steps (default 250,000)")
-    p.add_argument("--hands", type=int, default=3000, help="evaluation hands (default 3,000)")
-    p.add_argument("--seed", type=int, default=0, help="training seed (default 0)")
-    p.add_argument("--eval-seed", type=int, default=2024, help="seed of the evaluation hands (default 2024)")
-    p.add_argument("--log-dir", default="runs", help="where runs go (default runs/)")
+    p.add_argument("--timesteps", type=cli.count(1, 100_000_000, "time: ~1,000-3,000 steps/s on two cores"),
+                   default=250_000, help="training steps (default 250,000; at most 10^8)")
+    p.add_argument("--hands", type=cli.count(1, evaluate.MAX_HANDS, "see evaluate.py --hands"), default=3000,
+                   help="evaluation hands (default 3,000)")
+    p.add_argument("--seed", type=cli.seed, default=0, help="training seed, 0..2**63-1 (default 0)")
+    p.add_argument("--eval-seed", type=cli.seed, default=2024,
+                   help="seed of the evaluation hands, 0..2**63-1 (default 2024)")
+    p.add_argument("--log-dir", default="runs", help="where runs go (default runs/; created if missing)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     args = p.parse_args(argv)
+    cli.handle_interrupts()
+    try:
+        return run(args)
+    except BaseException as e:  # Ctrl-C (or an error it caused inside numba)
+        if not cli.is_interrupt(e):
+            raise
+        return cli.interrupted("demo stopped")
+
+
+def run(args) -> int:
+    if not Path(args.config).is_file():
+        print(f"error: --config {args.config}: no such file (expected a training config YAML)", file=sys.stderr)
+        return 2
+    log_dir = Path(args.log_dir)
+    if log_dir.exists() and not log_dir.is_dir():
+        print(f"error: --log-dir {args.log_dir}: exists and is not a directory", file=sys.stderr)
+        return 2
+    try:
+        log_dir.mkdir(parents=True, exist_ok=True)
+        cli.check_output("--log-dir", log_dir / "probe")
+    except (OSError, cli.CliError) as e:
+        print(f"error: --log-dir {args.log_dir}: cannot write there ({e})", file=sys.stderr)
+        return 2
 
     t0 = time.perf_counter()
-    cfg = TrainConfig.from_yaml(args.config)
+    try:
+        cfg = TrainConfig.from_yaml(args.config)
+    except (ValueError, TypeError, KeyError) as e:
+        print(f"error: --config {args.config}: {e}", file=sys.stderr)
+        return 2
     cfg.total_timesteps = args.timesteps
     cfg.seed = args.seed
     cfg.log_dir = args.log_dir

@@ -9,19 +9,31 @@ Examples:
     python scripts/evaluate.py --model runs/<run>/model.zip --model random --hands 5000
     python scripts/evaluate.py --model house-way --model mc-best --env splitpoker/PaiGowPokerSetting-v0 --json
     python scripts/evaluate.py --model runs/<run>/model.zip --plot eval.png
+
+--out and --plot must name files in existing, writable folders (checked before any work); the
+JSON is written atomically and is strict (undefined values are null). Ctrl-C exits 130 with no
+result (the policies are compared on the same hands, so a partial run has no paired answer).
 """
 
+# ruff: noqa: E402  (the Ctrl-C guard runs before the slow imports)
 from __future__ import annotations
+
+import sys
+
+if __name__ == "__main__":
+    from agents.cli import install_startup_interrupt
+
+    install_startup_interrupt()
 
 import argparse
 import json
-import sys
 import time
 from pathlib import Path
 
 import gymnasium as gym
 
 import envs  # noqa: F401  (registers the ids)
+from agents import cli
 from agents.evaluation import (
     bar_plot,
     format_regret_table,
@@ -34,6 +46,8 @@ from agents.evaluation import (
 from agents.policies import BASELINES, SB3Policy, make_baseline
 from agents.training import load_model
 
+MAX_HANDS = 1_000_000
+
 
 def parse_args(argv=None):
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -42,13 +56,18 @@ def parse_args(argv=None):
                         "(optimal solves every hand exactly: ~0.1-0.2 s per hand)")
     p.add_argument("--env", help="environment id (default: the model's, else splitpoker/AsiaPokerSetting-v0)")
     p.add_argument("--env-kwargs", default="{}", help="JSON of environment config overrides (default: the model's)")
-    p.add_argument("--hands", type=int, default=2000, help="number of hands (default 2000)")
-    p.add_argument("--seed", type=int, default=0, help="seed of the hand sample (default 0)")
-    p.add_argument("--mc-samples", type=int, default=300, help="dealer hands per decision for mc-best (default 300)")
+    p.add_argument("--hands", type=cli.count(1, MAX_HANDS, "time and memory: every policy plays every hand, "
+                                             "one Python step at a time (~10,000 hands/s at best)"),
+                   default=2000, help=f"number of hands (default 2000; at most {MAX_HANDS:,})")
+    p.add_argument("--seed", type=cli.seed, default=0, help="seed of the hand sample, 0..2**63-1 (default 0)")
+    p.add_argument("--mc-samples", type=cli.count(1, 1_000_000, "time: mc-best runs them for all settings of "
+                                                  "every hand"),
+                   default=300, help="dealer hands per decision for mc-best (default 300; at most 1,000,000)")
     p.add_argument("--regret", action="store_true",
                    help="also report each policy's exact regret vs optimal play (exact solver; builds the dealer "
                         "table on first use, ~1 min; ~0.2 s per hand)")
-    p.add_argument("--regret-hands", type=int, default=1000,
+    p.add_argument("--regret-hands", type=cli.count(1, MAX_HANDS, "time: ~0.2 s of exact solving per hand"),
+                   default=1000,
                    help="hands (the first of the sample) for --regret (default 1000)")
     p.add_argument("--json", action="store_true", help="print one JSON object instead of the table")
     p.add_argument("--plot", help="write a bar chart with 95%% error bars to this PNG")
@@ -58,11 +77,22 @@ def parse_args(argv=None):
 
 def build(args):
     models = args.model or ["random", "house-way"]
-    env_id, env_kwargs, loaded = args.env, json.loads(args.env_kwargs), []
+    try:
+        env_kwargs = json.loads(args.env_kwargs)
+    except json.JSONDecodeError as e:
+        raise ValueError(f"--env-kwargs {args.env_kwargs!r} is not JSON ({e})") from None
+    if not isinstance(env_kwargs, dict):
+        raise ValueError(f"--env-kwargs {args.env_kwargs!r}: expected a JSON object of config overrides")
+    env_id, loaded = args.env, []
     for m in models:
         if m in BASELINES:
             continue
-        model, cfg = load_model(m)
+        if not Path(m).is_file():
+            raise ValueError(f"--model {m}: no such file, expected a saved model .zip or one of {sorted(BASELINES)}")
+        try:
+            model, cfg = load_model(m)
+        except Exception as e:  # noqa: BLE001 - any unloadable file is a user error here
+            raise ValueError(f"--model {m}: cannot load it as a saved model ({type(e).__name__}: {e})") from None
         loaded.append((m, model))
         if cfg is not None:
             if env_id is None:
@@ -93,12 +123,25 @@ def build(args):
 
 def main(argv=None) -> int:
     args = parse_args(argv)
-    if args.hands < 1 or args.regret_hands < 1:
-        print(f"error: --hands {args.hands} / --regret-hands {args.regret_hands}: expected positive numbers", file=sys.stderr)
-        return 2
+    cli.handle_interrupts()
     try:
+        return run(args)
+    except BaseException as e:  # Ctrl-C (or an error it caused inside numba)
+        if not cli.is_interrupt(e):
+            raise
+        return cli.interrupted("no result written")
+
+
+def run(args) -> int:
+    try:
+        if args.out:
+            cli.check_output("--out", args.out, (".json",))
+        if args.plot:
+            cli.check_output("--plot", args.plot, (".png",))
+            if args.regret:
+                cli.check_output("--plot", Path(args.plot).with_name(Path(args.plot).stem + "_regret.png"))
         env_id, env_kwargs, env, policies = build(args)
-    except (ValueError, FileNotFoundError, json.JSONDecodeError) as e:
+    except (ValueError, TypeError, FileNotFoundError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
     from tqdm import tqdm
@@ -130,9 +173,9 @@ def main(argv=None) -> int:
                      key="mean_regret", ci_key="regret_ci95", ylabel="exact regret per hand (units wagered)")
             result["regret_plot"] = rplot
     if args.out:
-        Path(args.out).write_text(json.dumps(result, indent=1, default=str))
+        cli.write_json(args.out, result)
     if args.json:
-        print(json.dumps(result, indent=1, default=str))
+        print(cli.dumps(result))
     else:
         print(f"{env_id}  ({args.hands} hands, seed {args.seed}, same cards for every policy)")
         print(format_table(summary, unit=f"table minimums (${env.unwrapped.config.unit:g})"))

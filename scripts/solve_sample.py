@@ -25,22 +25,34 @@ the real game.
 Examples:
     python scripts/solve_sample.py --game paigow --style paigow-igw --hands 1000 --seed 1 --out /tmp/solve.parquet
     python scripts/solve_sample.py --game asia --style asia-borgata --hands 200 --out sample.csv --json
+
+The folder of FILE must exist and be writable (checked before any work). Ctrl-C (at any point,
+including while the dealer table is built) exits 130 after saving the hands solved so far: at
+most the hand being solved is lost.
 """
 
+# ruff: noqa: E402  (the Ctrl-C guard runs before the slow imports)
 from __future__ import annotations
 
+import sys
+
+if __name__ == "__main__":
+    from agents.cli import install_startup_interrupt
+
+    install_startup_interrupt()
+
 import argparse
-import json
 import math
 import os
-import sys
 from pathlib import Path
 
 import numpy as np
 
+from agents import cli
 from envs.rules.game import Game
 from envs.rules.house_way import STYLES
 
+MAX_HANDS = 1_000_000
 FULL = 53  # max_pool_card of a run against the full 46-card dealer pool
 META = ("game", "style", "seed", "max_pool_card")
 
@@ -49,10 +61,13 @@ def parse_args(argv=None):
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--game", required=True, choices=["asia", "paigow"], help="the game")
     p.add_argument("--style", choices=STYLES, help="house-way style (default: asia-000 / paigow-igw)")
-    p.add_argument("--hands", type=int, required=True, help="sample size N: hands 0..N-1 of the seeded deal")
+    p.add_argument("--hands", type=cli.count(1, MAX_HANDS, "time: ~0.2-0.4 s of exact solving per hand, so "
+                                             "10^6 hands take days; the rows are held in memory"),
+                   required=True, help=f"sample size N: hands 0..N-1 of the seeded deal (at most {MAX_HANDS:,})")
     p.add_argument("--out", required=True, help="output FILE, .parquet or .csv (resumed if it exists)")
-    p.add_argument("--seed", type=int, default=0, help="seed of the deal (default 0)")
-    p.add_argument("--checkpoint", type=int, default=50, help="rewrite FILE every this many hands (default 50)")
+    p.add_argument("--seed", type=cli.seed, default=0, help="seed of the deal, 0..2**63-1 (default 0)")
+    p.add_argument("--checkpoint", type=cli.count(1, MAX_HANDS, "at most the sample size"), default=50,
+                   help="rewrite FILE every this many hands (default 50)")
     p.add_argument("--max-pool-card", type=int, metavar="K",
                    help="tests/quick looks: dealer hands only from unseen cards < K, small in-memory table")
     p.add_argument("--json", action="store_true", help="print the summary as one JSON object")
@@ -175,15 +190,22 @@ def print_human(rep: dict) -> None:
 
 def main(argv=None) -> int:
     args = parse_args(argv)
+    cli.handle_interrupts()
+    try:
+        return run(args)
+    except BaseException as e:  # Ctrl-C (or an error it caused inside numba)
+        if not cli.is_interrupt(e):
+            raise
+        return cli.interrupted(f"{args.out} holds the hands saved before (rerun the same command to resume)")
+
+
+def run(args) -> int:
     out = Path(args.out)
     try:
         game = Game(args.game, args.style)
-        if args.hands < 1:
-            raise ValueError(f"--hands {args.hands}: expected a positive number")
-        if args.checkpoint < 1:
-            raise ValueError(f"--checkpoint {args.checkpoint}: expected a positive number")
         if out.suffix not in (".parquet", ".csv"):
             raise ValueError(f"--out {args.out}: unknown extension {out.suffix!r}, expected .parquet or .csv")
+        cli.check_output("--out", out)
         k = FULL if args.max_pool_card is None else args.max_pool_card
         if not 14 <= k <= FULL:
             raise ValueError(f"--max-pool-card {k}: expected 14..52 (the dealer needs 7 unseen cards below K)")
@@ -226,7 +248,9 @@ def main(argv=None) -> int:
                 rows.append(solve_row(game, solver, meta, i, hands[i], k))
                 if len(rows) >= args.checkpoint:
                     save()
-        except KeyboardInterrupt:
+        except BaseException as e:  # Ctrl-C (or an error it caused inside numba)
+            if not cli.is_interrupt(e):
+                raise
             save()
             print(f"interrupted: {out} holds {table.num_rows} hands; rerun the same command to resume",
                   file=sys.stderr)
@@ -234,7 +258,7 @@ def main(argv=None) -> int:
         save()
     rep = summarize(table, meta, args.hands, out)
     if args.json:
-        print(json.dumps(rep, indent=1))
+        print(cli.dumps(rep))
     else:
         print_human(rep)
     return 0

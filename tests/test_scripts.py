@@ -16,7 +16,7 @@ def run(script, *args, timeout=900):
 
 
 @pytest.mark.parametrize("script", ["analyze.py", "bonus_table.py", "check_house_way.py", "simulate.py", "train.py",
-                                    "evaluate.py", "benchmark.py", "demo.py"])
+                                    "evaluate.py", "benchmark.py", "demo.py", "solve_sample.py", "cache.py"])
 def test_help(script):
     out = run(script, "--help")
     assert out.returncode == 0 and "usage" in out.stdout.lower()

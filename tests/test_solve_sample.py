@@ -31,7 +31,10 @@ _spec.loader.exec_module(solve_sample)
 
 
 def run_main(*args):
-    return solve_sample.main([*map(str, args)])
+    try:
+        return solve_sample.main([*map(str, args)])
+    except SystemExit as e:  # argparse refusals (bad numbers) exit 2 before main's body
+        return e.code
 
 
 def read(path: Path):
@@ -128,7 +131,7 @@ def test_resume_refuses_another_game(tmp_path, capsys):
 @pytest.mark.parametrize("args,fragment", [
     (["--out", "x.txt"], "unknown extension '.txt'"),
     (["--out", "x"], "unknown extension ''"),
-    (["--hands", "0"], "--hands 0"),
+    (["--hands", "0"], "argument --hands: 0: expected an integer 1..1,000,000"),
     (["--max-pool-card", "13"], "--max-pool-card 13"),
     (["--max-pool-card", "54"], "--max-pool-card 54"),
     (["--style", "paigow-igw"], "is for paigow, not asia"),

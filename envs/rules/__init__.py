@@ -6,11 +6,14 @@ Numba's on-disk cache does not notice when a function *called by* a cached funct
 house-way rule edited, say), and would then run stale machine code. So before any kernel is
 decorated, the cache directory is set to ``<cache root>/numba/<hash of the package sources>``:
 any change to the sources starts a fresh cache. The cache root is ``$SPLITPOKER_CACHE_DIR`` or
-``~/.cache/splitpoker`` (see :mod:`envs.rules.cache`).
+``~/.cache/splitpoker`` (see :mod:`envs.rules.cache`); if it is unusable, a temporary directory
+(with a warning), never the source tree (:mod:`envs.rules.numba_cache`).
+
+Importing writes and deletes nothing on disk: directories are made, and old caches pruned, when
+something is first saved.
 """
 
 import hashlib as _hashlib
-import os as _os
 from pathlib import Path as _Path
 
 
@@ -27,28 +30,15 @@ def _digest(paths, root) -> str:
 RULES_SOURCE_DIGEST = _digest(_Path(__file__).resolve().parent.glob("*.py"), _Path(__file__).resolve().parent)
 
 
-def _prune_numba_dirs(current: _Path, keep: int = 3) -> None:
-    """Keep the current and the most recently used other numba cache directories (other checkouts
-    or versions may still use them); delete older ones."""
-    import shutil
-
-    others = [p for p in current.parent.glob("*") if p.is_dir() and p != current] if current.parent.exists() else []
-    others.sort(key=lambda p: p.stat().st_mtime, reverse=True)
-    for old in others[keep - 1:]:
-        shutil.rmtree(old, ignore_errors=True)
-
-
-def _configure_numba_cache() -> str:
+def _configure_numba_cache():
+    """Point numba's on-disk cache at ``<cache root>/numba/<digest>`` (see
+    :mod:`envs.rules.numba_cache`): before any kernel is decorated, writing nothing."""
     from . import cache as _cache
+    from . import numba_cache as _numba_cache
 
-    package = _Path(__file__).resolve().parent.parent  # envs/
-    directory = _cache.cache_dir() / "numba" / _digest(package.rglob("*.py"), package)
-    _prune_numba_dirs(directory)
-    _os.environ["NUMBA_CACHE_DIR"] = str(directory)
-    import numba
-
-    numba.config.CACHE_DIR = str(directory)
-    return str(directory)
+    directory = _numba_cache.configure(_cache.cache_dir(), _Path(__file__).resolve().parent.parent)  # envs/
+    return None if directory is None else str(directory)
 
 
+#: The numba cache directory in use (``None``: on-disk caching of kernels disabled, see the warning).
 NUMBA_CACHE_DIR = _configure_numba_cache()

@@ -178,7 +178,7 @@ def _histogram_tasks(tasks, cat5, hist):
         for_each_hand(tasks[t, 0], tasks[t, 1], _count_features, (cat5, hist[numba.get_thread_id()]))
 
 
-def feature_histogram(progress=None, n_batches: int = 40) -> np.ndarray:
+def feature_histogram(progress=None, n_batches: int = 100) -> np.ndarray:
     """Histogram of feature codes over all C(53, 7) = 154,143,080 seven-card hands.
 
     ``progress``: optional callable receiving the number of hands finished after each batch (a
@@ -205,16 +205,16 @@ FEATURES_VERSION = 1  # the layout of feature codes
 def cached_feature_histogram(progress=None, use_cache: bool = True, log=None) -> np.ndarray:
     """:func:`feature_histogram`, cached in the user cache directory (:mod:`envs.rules.cache`).
 
-    The exhaustive pass takes ~35 s on two cores; later calls load the verified cached result.
+    The exhaustive pass takes ~35 s on two cores; later calls load the verified cached result. If
+    the result cannot be saved (read-only cache), a warning says so and the result is still returned.
     The key holds a hash of the rules sources, so a changed evaluator never reuses an old count."""
     from . import RULES_SOURCE_DIGEST
-    from .cache import load_or_build, prune
+    from .cache import load_or_build
 
     key = {"what": "seven-card bonus feature histogram", "features_version": FEATURES_VERSION,
            "hands": int(BINOM[53, 7]), "rules_source": RULES_SOURCE_DIGEST}
-    if use_cache:
-        prune("bonus-features", lambda k: k == key, log=log)
-    hist = load_or_build("bonus-features", key, lambda: feature_histogram(progress), use_cache=use_cache, log=log)
+    hist = load_or_build("bonus-features", key, lambda: feature_histogram(progress), use_cache=use_cache, log=log,
+                         prune_prefix="bonus-features", keep=lambda k: k == key)
     if int(hist.sum()) != int(BINOM[53, 7]):
         raise ValueError(f"bonus feature histogram totals {int(hist.sum())}, expected {int(BINOM[53, 7])}")
     return hist

@@ -10,6 +10,14 @@ Writes go to temporary files in the same directory and are renamed into place (a
 so a crash never leaves a half-written entry under the final name. On load the metadata must
 match the requested key and format and the data's SHA-256 must match: a corrupt or stale entry is
 reported with a warning naming the file and the reason, and rebuilt — never silently used.
+
+Nothing is created or deleted until something is saved: the directory is made by the first
+:func:`save`, and entries an update made useless (tables of older rules sources) are pruned just
+after their replacement is written. If saving fails (a read-only disk, a cache path that is a
+file), :func:`load_or_build` warns, naming the path and what is expected, and returns the result
+it computed: work is never lost to the cache.
+
+Command line (list, prune or clear the cache): ``scripts/cache.py --list / --prune / --clear``.
 """
 
 from __future__ import annotations
@@ -33,15 +41,25 @@ class CacheError(ValueError):
     """A cache entry that cannot be used: names the file and what is wrong."""
 
 
+class CacheWriteError(OSError):
+    """Saving to the cache failed: names the path and what is expected."""
+
+
 def cache_dir() -> Path:
+    """The cache root (not created here: :func:`save` makes it when it first writes)."""
     if os.environ.get(ENV_VAR):
-        d = Path(os.environ[ENV_VAR]).expanduser()
-    elif os.environ.get("XDG_CACHE_HOME"):
-        d = Path(os.environ["XDG_CACHE_HOME"]).expanduser() / "splitpoker"
-    else:
-        d = Path.home() / ".cache" / "splitpoker"
-    d.mkdir(parents=True, exist_ok=True)
-    return d
+        return Path(os.environ[ENV_VAR]).expanduser()
+    if os.environ.get("XDG_CACHE_HOME"):
+        return Path(os.environ["XDG_CACHE_HOME"]).expanduser() / "splitpoker"
+    return Path.home() / ".cache" / "splitpoker"
+
+
+def _ensure_dir(d: Path) -> None:
+    try:
+        d.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise CacheWriteError(f"cannot create the cache directory {d} ({e.strerror or e}): expected ${ENV_VAR} "
+                              f"(default ~/.cache/splitpoker) to name a writable directory") from e
 
 
 def key_digest(key: dict[str, Any]) -> str:
@@ -70,8 +88,12 @@ def entry_paths(name: str, key: dict[str, Any], directory: Path | None = None) -
 def save(name: str, key: dict[str, Any], array: np.ndarray, directory: Path | None = None) -> Path:
     """Write ``array`` atomically with its metadata; returns the data path."""
     data_path, meta_path = entry_paths(name, key, directory)
-    data_path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=data_path.parent, prefix=f".{data_path.stem}.", suffix=".npy.tmp")
+    _ensure_dir(data_path.parent)
+    try:
+        fd, tmp = tempfile.mkstemp(dir=data_path.parent, prefix=f".{data_path.stem}.", suffix=".npy.tmp")
+    except OSError as e:
+        raise CacheWriteError(f"cannot write in the cache directory {data_path.parent} ({e.strerror or e}): "
+                              f"expected a writable directory (set ${ENV_VAR})") from e
     try:
         with os.fdopen(fd, "wb") as f:
             np.save(f, np.ascontiguousarray(array), allow_pickle=False)
@@ -104,7 +126,10 @@ def load(name: str, key: dict[str, Any], directory: Path | None = None, mmap: bo
         raise CacheError(f"cache entry {data_path} has format {meta.get('format')!r}, expected {FORMAT_VERSION}")
     if json.loads(json.dumps(meta.get("key"), default=str)) != json.loads(json.dumps(key, default=str)):
         raise CacheError(f"cache entry {data_path} was built for another configuration")
-    digest = file_sha256(data_path)
+    try:
+        digest = file_sha256(data_path)
+    except OSError as e:
+        raise CacheError(f"cache entry {data_path} is unreadable ({e})") from e
     if digest != meta.get("sha256"):
         raise CacheError(f"cache entry {data_path} is corrupt: checksum {digest[:12]}… != recorded {str(meta.get('sha256'))[:12]}…")
     try:
@@ -118,11 +143,15 @@ def load(name: str, key: dict[str, Any], directory: Path | None = None, mmap: bo
 
 def load_or_build(name: str, key: dict[str, Any], build: Callable[[], np.ndarray], *,
                   directory: Path | None = None, mmap: bool = False, use_cache: bool = True,
-                  log: Callable[[str], None] | None = None) -> np.ndarray:
+                  log: Callable[[str], None] | None = None, prune_prefix: str | None = None,
+                  keep: Callable[[dict[str, Any]], bool] | None = None) -> np.ndarray:
     """Return the cached array for ``key``, building (and caching) it when missing or unusable.
 
     A stale or corrupt entry triggers a ``warnings.warn`` naming the file and the reason, then a
-    rebuild; a missing one is built quietly (``log`` is told either way)."""
+    rebuild; a missing one is built quietly (``log`` is told either way). When the new entry is
+    saved, the entries named ``prune_prefix*`` that ``keep`` rejects are deleted (see
+    :func:`prune`). If saving fails (``OSError``: read-only or full disk, a cache path that is a
+    file) a warning names the path and the built array is returned anyway."""
     say = log or (lambda msg: None)
     if use_cache:
         try:
@@ -137,8 +166,17 @@ def load_or_build(name: str, key: dict[str, Any], build: Callable[[], np.ndarray
                 say(f"{e}; rebuilding")
     arr = build()
     if use_cache:
-        path = save(name, key, arr, directory)
+        try:
+            path = save(name, key, arr, directory)
+        except OSError as e:
+            msg = (f"could not save {name} to the cache ({e}); the result is used for this run only and will be "
+                   f"computed again next time")
+            warnings.warn(msg, stacklevel=2)
+            say(msg)
+            return arr
         say(f"cached {name} at {path}")
+        if prune_prefix is not None and keep is not None:
+            prune(prune_prefix, keep, directory, log=log)
         if mmap:
             return load(name, key, directory, mmap=True)
     return arr
@@ -151,6 +189,8 @@ def prune(prefix: str, keep: Callable[[dict[str, Any]], bool], directory: Path |
     Returns the data paths removed."""
     d = directory or cache_dir()
     removed = []
+    if not d.is_dir():
+        return removed
     for meta_path in d.glob(f"{prefix}*.json"):
         try:
             key = json.loads(meta_path.read_text()).get("key", {})
@@ -168,3 +208,73 @@ def prune(prefix: str, keep: Callable[[dict[str, Any]], bool], directory: Path |
             if log is not None:
                 log(f"removed stale cache entry {data_path}")
     return removed
+
+
+def entries(directory: Path | None = None) -> list[dict[str, Any]]:
+    """Every entry in the cache directory: name, data path, bytes, key (``None`` if unreadable)."""
+    d = directory or cache_dir()
+    out = []
+    if not d.is_dir():
+        return out
+    for meta_path in sorted(d.glob("*.json")):
+        data_path = meta_path.with_suffix(".npy")
+        try:
+            key = json.loads(meta_path.read_text()).get("key")
+        except (OSError, json.JSONDecodeError, AttributeError):
+            key = None
+        size = data_path.stat().st_size if data_path.exists() else 0
+        out.append({"name": meta_path.stem, "path": str(data_path), "bytes": size + meta_path.stat().st_size,
+                    "key": key})
+    return out
+
+
+def _dir_bytes(path: Path) -> int:
+    return sum(p.stat().st_size for p in path.rglob("*") if p.is_file())
+
+
+def _leftover_temp_files(d: Path) -> list[Path]:
+    return [p for p in d.glob(".*.tmp") if p.is_file()] if d.is_dir() else []
+
+
+def prune_stale(directory: Path | None = None, log: Callable[[str], None] | None = None) -> dict[str, Any]:
+    """What ``--prune`` does: delete entries built from other rules sources (or with unreadable
+    metadata), temporary files left by a killed writer, and numba caches of other source versions
+    except the two most recently used. Returns what was removed."""
+    from . import NUMBA_CACHE_DIR, RULES_SOURCE_DIGEST
+    from .numba_cache import prune_numba_dirs
+
+    d = directory or cache_dir()
+    removed = [str(p) for p in prune("", lambda k: k.get("rules_source", RULES_SOURCE_DIGEST) == RULES_SOURCE_DIGEST,
+                                     d, log=log)]
+    for p in _leftover_temp_files(d):
+        p.unlink(missing_ok=True)
+        removed.append(str(p))
+    numba_root = d / "numba"
+    current = Path(NUMBA_CACHE_DIR) if NUMBA_CACHE_DIR else numba_root / "(none)"
+    if numba_root.is_dir():
+        if current.parent != numba_root:  # this process caches elsewhere (fallback): keep the newest
+            current = numba_root / "(none)"
+        removed += [str(p) for p in prune_numba_dirs(current)]
+    return {"directory": str(d), "removed": removed}
+
+
+def clear(directory: Path | None = None) -> dict[str, Any]:
+    """What ``--clear`` does: delete every entry, temporary file and numba cache splitpoker put in
+    the cache directory (other files there are left alone)."""
+    import shutil
+
+    d = directory or cache_dir()
+    removed = []
+    for e in entries(d):
+        for p in (Path(e["path"]), Path(e["path"]).with_suffix(".json")):
+            if p.exists():
+                p.unlink()
+        removed.append(e["path"])
+    for p in _leftover_temp_files(d):
+        p.unlink(missing_ok=True)
+        removed.append(str(p))
+    if (d / "numba").is_dir():
+        shutil.rmtree(d / "numba")
+        removed.append(str(d / "numba"))
+    return {"directory": str(d), "removed": removed}
+

@@ -15,7 +15,7 @@ import numpy as np
 
 from .asia import AsiaPoker
 from .house_way import HouseWayResult, HouseWayStyle, house_way_setting
-from .monte_carlo import asia_setting_evs, paigow_setting_evs
+from .monte_carlo import asia_finish, asia_setting_sums, paigow_finish, paigow_setting_sums
 from .options import AsiaRules, PaiGowRules
 from .paigow import PaiGowPoker
 
@@ -63,18 +63,34 @@ class Game:
     def describe(self, cards, s: int):
         return self.engine.describe(cards, s)
 
-    def monte_carlo(self, cards, n_samples: int, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    def monte_carlo(self, cards, n_samples: int, seed: int = 0, *, chunk: int | None = None,
+                    progress=None) -> tuple[np.ndarray, np.ndarray]:
         """Per-setting mean main result and standard error against ``n_samples`` dealer hands
-        (the same hands for every setting)."""
+        (the same hands for every setting). With ``chunk``, the dealer hands are dealt ``chunk`` at
+        a time (``progress(n)`` after each), so a Ctrl-C is seen between chunks; the result is
+        exactly the same."""
         if isinstance(n_samples, bool) or not isinstance(n_samples, (int, np.integer)) or n_samples < 1:
             raise ValueError(f"n_samples={n_samples!r}: expected a positive integer")
+        if chunk is not None and (isinstance(chunk, bool) or not isinstance(chunk, (int, np.integer)) or chunk < 1):
+            raise ValueError(f"chunk={chunk!r}: expected a positive integer or None")
         hand = self.hand(cards)
         mean = np.empty(self.n_settings)
         stderr = np.empty(self.n_settings)
         seed = int(seed) & ((1 << 63) - 1)
+        n = int(n_samples)
+        step = n if chunk is None else int(chunk)
+        s1, s2 = np.zeros(self.n_settings), np.zeros(self.n_settings)
+        for start in range(0, n, step):
+            stop = min(n, start + step)
+            if self.game == "asia":
+                fouled = asia_setting_sums(hand, start, stop, seed, self.style_id, self.rank_table, self.to_two, s1)
+            else:
+                fouled = paigow_setting_sums(hand, start, stop, seed, self.style_id, self.rank_table, self.to_two,
+                                             self.rules.commission, s1, s2)
+            if progress is not None:
+                progress(stop - start)
         if self.game == "asia":
-            asia_setting_evs(hand, int(n_samples), seed, self.style_id, self.rank_table, self.to_two, mean, stderr)
+            asia_finish(fouled, s1, n, mean, stderr)
         else:
-            paigow_setting_evs(hand, int(n_samples), seed, self.style_id, self.rank_table, self.to_two,
-                               self.rules.commission, mean, stderr)
+            paigow_finish(fouled, s1, s2, n, mean, stderr)
         return mean, stderr

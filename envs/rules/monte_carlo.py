@@ -25,15 +25,15 @@ from .paigow import (
 
 
 @njit(cache=True)
-def asia_setting_evs(hand, n_samples, seed, style_id, high_rank, high_to_two, mean, stderr):
-    """Fill ``mean[105]`` and ``stderr[105]`` for the sorted hand (see module docstring)."""
+def asia_setting_sums(hand, start, stop, seed, style_id, high_rank, high_to_two, s1):
+    """Add to ``s1[105]`` the wins of every setting against dealer hands ``start .. stop-1`` of the
+    stream (fouled settings: 0). Chunks summed in order give exactly the one-call result."""
     ranks = np.empty((N_ASIA_SETTINGS, 3), dtype=np.int64)
     fouled = np.empty(N_ASIA_SETTINGS, dtype=np.bool_)
     asia_all_setting_ranks(hand, high_rank, high_to_two, ranks, fouled)
     rest = remaining_cards(hand)
-    s1 = np.zeros(N_ASIA_SETTINGS)
     dealer = np.empty(7, dtype=np.int64)
-    for i in range(n_samples):
+    for i in range(start, stop):
         deal_from(stream_state(seed, i), rest, 46, 7, dealer)
         sort7(dealer, 0)
         ds = house_way(style_id, dealer, high_rank, high_to_two)
@@ -42,6 +42,11 @@ def asia_setting_evs(hand, n_samples, seed, style_id, high_rank, high_to_two, me
             if not fouled[s]:
                 if asia_hands_won(ranks[s, 0], ranks[s, 1], ranks[s, 2], dh, dm, dl) >= 2:
                     s1[s] += 1.0
+    return fouled
+
+
+@njit(cache=True)
+def asia_finish(fouled, s1, n_samples, mean, stderr):
     for s in range(N_ASIA_SETTINGS):
         if fouled[s]:
             mean[s] = -1.0
@@ -54,16 +59,23 @@ def asia_setting_evs(hand, n_samples, seed, style_id, high_rank, high_to_two, me
 
 
 @njit(cache=True)
-def paigow_setting_evs(hand, n_samples, seed, style_id, back_rank, back_to_two, commission, mean, stderr):
-    """Pai Gow counterpart of :func:`asia_setting_evs` (results 1 - commission / 0 / -1)."""
+def asia_setting_evs(hand, n_samples, seed, style_id, high_rank, high_to_two, mean, stderr):
+    """Fill ``mean[105]`` and ``stderr[105]`` for the sorted hand (see module docstring)."""
+    s1 = np.zeros(N_ASIA_SETTINGS)
+    fouled = asia_setting_sums(hand, 0, n_samples, seed, style_id, high_rank, high_to_two, s1)
+    asia_finish(fouled, s1, n_samples, mean, stderr)
+
+
+@njit(cache=True)
+def paigow_setting_sums(hand, start, stop, seed, style_id, back_rank, back_to_two, commission, s1, s2):
+    """Add to ``s1[21]``/``s2[21]`` the results and squared results of every setting against dealer
+    hands ``start .. stop-1`` (fouled: 0). Chunks summed in order give exactly the one-call result."""
     ranks = np.empty((N_PAIGOW_SETTINGS, 2), dtype=np.int64)
     fouled = np.empty(N_PAIGOW_SETTINGS, dtype=np.bool_)
     paigow_all_setting_ranks(hand, back_rank, back_to_two, ranks, fouled)
     rest = remaining_cards(hand)
-    s1 = np.zeros(N_PAIGOW_SETTINGS)
-    s2 = np.zeros(N_PAIGOW_SETTINGS)
     dealer = np.empty(7, dtype=np.int64)
-    for i in range(n_samples):
+    for i in range(start, stop):
         deal_from(stream_state(seed, i), rest, 46, 7, dealer)
         sort7(dealer, 0)
         ds = house_way(style_id, dealer, back_rank, back_to_two)
@@ -73,6 +85,11 @@ def paigow_setting_evs(hand, n_samples, seed, style_id, back_rank, back_to_two, 
                 x = paigow_main_result(paigow_hands_won(ranks[s, 0], ranks[s, 1], db, df), commission)
                 s1[s] += x
                 s2[s] += x * x
+    return fouled
+
+
+@njit(cache=True)
+def paigow_finish(fouled, s1, s2, n_samples, mean, stderr):
     for s in range(N_PAIGOW_SETTINGS):
         if fouled[s]:
             mean[s] = -1.0
@@ -82,3 +99,12 @@ def paigow_setting_evs(hand, n_samples, seed, style_id, back_rank, back_to_two, 
             var = max(s2[s] / n_samples - m * m, 0.0) * n_samples / max(n_samples - 1, 1)
             mean[s] = m
             stderr[s] = np.sqrt(var / n_samples)
+
+
+@njit(cache=True)
+def paigow_setting_evs(hand, n_samples, seed, style_id, back_rank, back_to_two, commission, mean, stderr):
+    """Pai Gow counterpart of :func:`asia_setting_evs` (results 1 - commission / 0 / -1)."""
+    s1 = np.zeros(N_PAIGOW_SETTINGS)
+    s2 = np.zeros(N_PAIGOW_SETTINGS)
+    fouled = paigow_setting_sums(hand, 0, n_samples, seed, style_id, back_rank, back_to_two, commission, s1, s2)
+    paigow_finish(fouled, s1, s2, n_samples, mean, stderr)

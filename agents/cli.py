@@ -1,0 +1,191 @@
+"""What every script in ``scripts/`` shares: checked arguments, strict JSON, atomic writes, output
+paths checked before the work, and Ctrl-C.
+
+Conventions (one place, so every script behaves alike):
+
+* **Bad values exit 2 before any work** with a message naming the flag, the value and what is
+  allowed: argparse ``type=`` functions below (:func:`seed`, :func:`count`, :func:`positive_float`).
+* **Seeds** are integers ``0 .. 2**63 - 1``: the counter-based deal keeps 63 bits, so a negative
+  seed or one >= 2**63 would silently deal the same cards as another seed.
+* **Sizes are bounded** (each flag states its bound and why: memory or time).
+* **Output files** (``--out``, ``--plot``): the folder must already exist and be writable (it is
+  not created: a typo in a folder name is refused rather than silently made), checked before the
+  work; JSON is written atomically (temporary file in the same folder, then rename).
+* **JSON is strict**: ``NaN``/``inf`` become ``null`` (``allow_nan=False``), numpy scalars plain
+  numbers.
+* **Ctrl-C** exits 130 with one line on stderr, keeping partial results where they make sense;
+  long numba work runs in chunks so Python checks for the interrupt between chunks (< 1 s).
+  :func:`install_startup_interrupt` covers the seconds of imports before ``main`` runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import signal
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+MAX_SEED = 2**63 - 1
+EXIT_INTERRUPTED = 130
+
+
+class CliError(ValueError):
+    """A bad command-line value: ``main`` prints ``error: <message>`` and exits 2."""
+
+
+def _interrupted_during_startup(signum, frame):  # pragma: no cover - exercised in subprocess tests
+    sys.stderr.write("interrupted (while starting up; nothing was done)\n")
+    sys.stderr.flush()
+    os._exit(EXIT_INTERRUPTED)
+
+
+def install_startup_interrupt() -> None:
+    """Call first thing in a script run as a program: a Ctrl-C during the imports (numba loads
+    its kernels for a few seconds) exits 130 with one line instead of a traceback.
+    :func:`handle_interrupts` restores Python's ``KeyboardInterrupt`` once ``main`` runs."""
+    signal.signal(signal.SIGINT, _interrupted_during_startup)
+
+
+_sigint = {"seen": False}
+
+
+def _raise_interrupt(signum, frame):
+    _sigint["seen"] = True
+    raise KeyboardInterrupt
+
+
+def handle_interrupts() -> None:
+    """From here on Ctrl-C raises ``KeyboardInterrupt`` (caught by the script's ``main``) and is
+    remembered (see :func:`is_interrupt`). Only in a script run as a program: a caller's own
+    handler (a test runner's) is left alone."""
+    if signal.getsignal(signal.SIGINT) is _interrupted_during_startup:
+        signal.signal(signal.SIGINT, _raise_interrupt)
+
+
+def is_interrupt(exc: BaseException) -> bool:
+    """Whether ``exc`` is a Ctrl-C, or an error raised after one: a ``KeyboardInterrupt`` that
+    lands inside numba's compiler can resurface as an unrelated error (seen: ``RuntimeError: no
+    compiled object yet``); it still means the user pressed Ctrl-C."""
+    return isinstance(exc, KeyboardInterrupt) or (_sigint["seen"] and isinstance(exc, Exception))
+
+
+def interrupted(what: str = "") -> int:
+    """Print the one-line interrupt message and return the exit code 130."""
+    print(f"interrupted{': ' + what if what else ''}", file=sys.stderr)
+    return EXIT_INTERRUPTED
+
+
+def _int(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
+
+
+def seed(text: str) -> int:
+    """argparse type: a seed ``0 .. 2**63 - 1``."""
+    value = _int(text)
+    if not 0 <= value <= MAX_SEED:
+        raise argparse.ArgumentTypeError(
+            f"{text}: expected an integer 0..2**63-1 (the deal keeps 63 bits of the seed, so this value would "
+            f"deal the same cards as another seed)")
+    return value
+
+
+def count(lo: int, hi: int, why: str):
+    """argparse type: an integer ``lo .. hi``; ``why`` explains the upper bound."""
+
+    def parse(text: str) -> int:
+        value = _int(text)
+        if not lo <= value <= hi:
+            raise argparse.ArgumentTypeError(f"{text}: expected an integer {lo:,}..{hi:,} ({why})")
+        return value
+
+    parse.__name__ = "count"
+    return parse
+
+
+def positive_float(hi: float, why: str):
+    """argparse type: a finite float ``0 < x <= hi``."""
+
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+        if not (math.isfinite(value) and 0 < value <= hi):
+            raise argparse.ArgumentTypeError(f"{text}: expected a number > 0 and <= {hi:g} ({why})")
+        return value
+
+    parse.__name__ = "number"
+    return parse
+
+
+def check_output(flag: str, path: str | os.PathLike, suffixes: tuple[str, ...] | None = None) -> Path:
+    """Refuse, before any work, an output path that could not be written: a missing or
+    unwritable folder, an existing directory, a wrong extension. Raises :class:`CliError`."""
+    p = Path(path)
+    if suffixes is not None and p.suffix.lower() not in suffixes:
+        raise CliError(f"{flag} {path}: expected a file ending in {' or '.join(suffixes)}")
+    if p.is_dir():
+        raise CliError(f"{flag} {path}: is a directory, expected a file name")
+    folder = p.parent
+    if not folder.is_dir():
+        what = "is not a directory" if folder.exists() else "does not exist"
+        raise CliError(f"{flag} {path}: the folder {folder} {what} (create it first)")
+    try:  # the only sure test (permissions, read-only mounts, quotas): create and drop a file there
+        with tempfile.NamedTemporaryFile(dir=folder, prefix=f".{p.name}.", suffix=".probe"):
+            pass
+    except OSError as e:
+        raise CliError(f"{flag} {path}: cannot write in the folder {folder} ({e.strerror or e})") from None
+    return p
+
+
+def jsonable(obj: Any) -> Any:
+    """``obj`` with NaN/inf floats as ``None`` and numpy scalars/arrays as plain Python values."""
+    if isinstance(obj, dict):
+        return {str(k): jsonable(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [jsonable(v) for v in obj]
+    if isinstance(obj, bool) or obj is None or isinstance(obj, str):
+        return obj
+    if isinstance(obj, int):
+        return obj
+    if isinstance(obj, float):
+        return obj if math.isfinite(obj) else None
+    if hasattr(obj, "tolist"):  # numpy scalar or array
+        return jsonable(obj.tolist())
+    if isinstance(obj, os.PathLike):
+        return os.fspath(obj)
+    return str(obj)
+
+
+def dumps(obj: Any) -> str:
+    """Strict JSON text (never ``NaN``: undefined values are ``null``)."""
+    return json.dumps(jsonable(obj), indent=1, allow_nan=False)
+
+
+def write_text_atomic(path: str | os.PathLike, text: str) -> None:
+    """Write ``text`` to ``path`` through a temporary file in the same folder and a rename: a
+    reader (or a crash) sees the old file or the new one, never half of one."""
+    p = Path(path)
+    fd, tmp = tempfile.mkstemp(dir=p.parent, prefix=f".{p.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, p)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def write_json(path: str | os.PathLike, obj: Any) -> None:
+    """Strict JSON written atomically."""
+    write_text_atomic(path, dumps(obj) + "\n")

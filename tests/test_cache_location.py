@@ -1,0 +1,242 @@
+"""Where caches go: nothing written at import, never the source tree, results kept when saving fails.
+
+The import checks run in a subprocess with a fresh ``SPLITPOKER_CACHE_DIR`` and compare snapshots
+of the cache directory and of the source tree (``PYTHONDONTWRITEBYTECODE`` so Python's own
+bytecode files do not count).
+"""
+
+import importlib.util
+import json
+import os
+import subprocess
+import sys
+import warnings
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from envs.rules import cache, numba_cache
+
+ROOT = Path(__file__).resolve().parent.parent
+# compiles one small cached kernel of the package (a second or two) and prints [0 2 3]
+SMALL_KERNEL = ("import numpy as np\nfrom envs.rules.combinatorics import colex_unrank\n"
+                "out = np.empty(3, np.int64)\ncolex_unrank(2, 3, out)\nprint(out)")
+
+
+def snapshot(root: Path) -> set[str]:
+    return {str(p.relative_to(root)) for p in root.rglob("*")} if root.exists() else set()
+
+
+def source_snapshot() -> set[str]:
+    return {s for d in ("envs", "agents", "scripts") for s in (f"{d}/{x}" for x in snapshot(ROOT / d))
+            if "__pycache__" not in s or s.endswith((".nbi", ".nbc"))}
+
+
+def run_python(code: str, cache_root: str, tmpdir: Path, timeout=300):
+    env = dict(os.environ, SPLITPOKER_CACHE_DIR=cache_root, PYTHONDONTWRITEBYTECODE="1", TMPDIR=str(tmpdir),
+               PYTHONPATH=str(ROOT))
+    env.pop("NUMBA_CACHE_DIR", None)
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=ROOT,
+                          timeout=timeout)
+
+
+@pytest.mark.parametrize("module", ["envs", "envs.rules", "envs.rules.cache"])
+def test_import_writes_nothing(tmp_path, module):
+    cdir, tdir = tmp_path / "fresh-cache", tmp_path / "tmp"
+    tdir.mkdir()
+    before = source_snapshot()
+    out = run_python(f"import {module}, envs.rules as r; print(r.NUMBA_CACHE_DIR)", str(cdir), tdir)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == str(cdir / "numba" / numba_cache.source_digest(ROOT / "envs"))
+    assert not cdir.exists(), snapshot(cdir)  # not even the directory
+    assert snapshot(tdir) == set()
+    assert source_snapshot() == before
+    assert "Warning" not in out.stderr
+
+
+def test_import_does_not_prune_old_numba_dirs(tmp_path):
+    cdir = tmp_path / "c"
+    olds = [cdir / "numba" / f"old{i}" for i in range(5)]
+    for o in olds:
+        o.mkdir(parents=True)
+        (o / "k.nbi").write_text("x")
+    before = snapshot(cdir)
+    out = run_python("import envs", str(cdir), tmp_path)
+    assert out.returncode == 0, out.stderr
+    assert snapshot(cdir) == before
+
+
+def test_first_compiled_kernel_creates_the_dir_and_prunes_old_ones(tmp_path):
+    cdir = tmp_path / "c"
+    for i in range(5):
+        (cdir / "numba" / f"old{i}").mkdir(parents=True)
+        os.utime(cdir / "numba" / f"old{i}", (1000 + i, 1000 + i))
+    before = source_snapshot()
+    code = SMALL_KERNEL
+    out = run_python(code, str(cdir), tmp_path)
+    assert out.returncode == 0, out.stderr
+    current = cdir / "numba" / numba_cache.source_digest(ROOT / "envs")
+    assert out.stdout.strip() == "[0 2 3]"
+    assert any(p.suffix == ".nbi" and "combinatorics" in p.name for p in current.rglob("*"))
+    # the current directory and the two most recently used others stay
+    assert sorted(p.name for p in (cdir / "numba").iterdir()) == sorted(["old3", "old4", current.name])
+    assert source_snapshot() == before
+
+
+@pytest.mark.parametrize("bad", ["file", pytest.param("under-file", marks=pytest.mark.slow)])
+def test_unusable_cache_path_falls_back_to_temp_never_the_source_tree(tmp_path, bad):
+    f = tmp_path / "a-file"
+    f.write_text("not a directory")
+    root = f if bad == "file" else f / "sub"
+    tdir = tmp_path / "tmp"
+    tdir.mkdir()
+    before = source_snapshot()
+    code = SMALL_KERNEL + "\nimport envs.rules as r\nprint(r.NUMBA_CACHE_DIR)"
+    out = run_python(code, str(root), tdir)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.splitlines()[0] == "[0 2 3]"
+    assert f"{f} exists and is not a directory" in out.stderr and str(root / "numba") in out.stderr
+    assert "SPLITPOKER_CACHE_DIR" in out.stderr
+    fallback = Path(out.stdout.splitlines()[-1])
+    assert fallback.is_relative_to(tdir) and any(p.suffix == ".nbc" for p in fallback.rglob("*"))
+    assert source_snapshot() == before
+    assert f.read_text() == "not a directory"
+
+
+@pytest.mark.slow
+def test_no_usable_directory_disables_disk_caching(tmp_path, monkeypatch):
+    f = tmp_path / "f"
+    f.write_text("x")
+    assert numba_cache.directory_problem(f / "a" / "b") == f"{f} exists and is not a directory"
+    assert numba_cache.directory_problem(tmp_path / "new" / "dir") is None
+    code = ("import warnings, envs.rules.numba_cache as nc\n"
+            "from pathlib import Path\n"
+            f"nc.fallback_root = lambda: Path({str(f / 'tmp')!r})\n"
+            f"d = nc.configure(Path({str(f)!r}), Path('envs').resolve())\n"
+            "from numba import njit\n"
+            "@njit(cache=True)\n"
+            "def g(x):\n"
+            "    return x + 1\n"
+            "print(d, g(41))")
+    out = run_python(code + "\n" + SMALL_KERNEL, str(f), tmp_path)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split()[:2] == ["None", "42"] and "[0 2 3]" in out.stdout
+    assert not list(f.parent.rglob("*.nbi"))
+    assert "not cached on disk in this process" in out.stderr
+
+
+def test_cache_dir_is_not_created_until_saved(tmp_path, monkeypatch):
+    d = tmp_path / "lazy" / "deeper"
+    monkeypatch.setenv(cache.ENV_VAR, str(d))
+    assert cache.cache_dir() == d and not d.exists()
+    with pytest.raises(cache.CacheError, match="missing"):
+        cache.load("t", {"v": 1})
+    assert cache.prune("t", lambda k: False) == [] and not d.exists()
+    cache.save("t", {"v": 1}, np.arange(3))
+    assert d.is_dir()
+
+
+@pytest.mark.parametrize("bad", ["file", "under-file"])
+def test_failed_save_keeps_the_result_with_a_warning(tmp_path, monkeypatch, bad):
+    f = tmp_path / "cachefile"
+    f.write_text("x")
+    root = f if bad == "file" else f / "sub"
+    monkeypatch.setenv(cache.ENV_VAR, str(root))
+    calls = []
+
+    def build():
+        calls.append(1)
+        return np.arange(7, dtype=np.int32)
+
+    with pytest.warns(UserWarning, match=r"could not save t to the cache .*cannot create the cache directory") as rec:
+        arr = cache.load_or_build("t", {"v": 1}, build, mmap=True)
+    msg = str(rec[0].message)
+    assert str(root) in msg and "writable directory" in msg and "this run only" in msg
+    assert arr.tolist() == list(range(7)) and calls == [1]
+    assert f.read_text() == "x"
+
+
+def test_failed_save_in_readonly_dir_keeps_result(tmp_path, monkeypatch):
+    monkeypatch.setenv(cache.ENV_VAR, str(tmp_path))
+
+    def refuse(*a, **kw):
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(cache.tempfile, "mkstemp", refuse)
+    with pytest.warns(UserWarning, match=f"cannot write in the cache directory {tmp_path}"):
+        arr = cache.load_or_build("t", {"v": 2}, lambda: np.ones(3))
+    assert arr.tolist() == [1, 1, 1] and list(tmp_path.iterdir()) == []
+
+
+def test_bonus_histogram_kept_when_cache_unwritable(tmp_path, monkeypatch):
+    """The 35-second bonus enumeration is not lost to an unwritable cache (small stand-in build)."""
+    from envs.rules import bonus
+
+    f = tmp_path / "f"
+    f.write_text("x")
+    monkeypatch.setenv(cache.ENV_VAR, str(f))
+    fake = np.zeros(10, dtype=np.int64)
+    fake[3] = 154_143_080
+    monkeypatch.setattr(bonus, "feature_histogram", lambda progress=None: fake)
+    with pytest.warns(UserWarning, match="could not save bonus-features"):
+        hist = bonus.cached_feature_histogram()
+    assert hist.sum() == 154_143_080
+
+
+def test_stale_entries_pruned_only_after_the_new_one_is_saved(tmp_path, monkeypatch):
+    monkeypatch.setenv(cache.ENV_VAR, str(tmp_path))
+    cache.save("dealer-x", {"rules_source": "old"}, np.zeros(2))
+    keep = lambda k: k.get("rules_source") == "new"  # noqa: E731
+
+    def failing_build():
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        cache.load_or_build("dealer-x", {"rules_source": "new"}, failing_build, prune_prefix="dealer-", keep=keep)
+    assert len(cache.entries()) == 1  # an interrupted build deletes nothing
+    cache.load_or_build("dealer-x", {"rules_source": "new"}, lambda: np.ones(2), prune_prefix="dealer-", keep=keep)
+    assert [e["key"] for e in cache.entries()] == [{"rules_source": "new"}]
+
+
+def _cache_script():
+    spec = importlib.util.spec_from_file_location("cache_script", ROOT / "scripts" / "cache.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def test_cache_script_list_prune_clear(tmp_path, monkeypatch, capsys):
+    from envs.rules import NUMBA_CACHE_DIR, RULES_SOURCE_DIGEST
+
+    monkeypatch.setenv(cache.ENV_VAR, str(tmp_path))
+    script = _cache_script()
+    cache.save("dealer-a", {"what": "dealer table", "rules_source": "0ld"}, np.zeros(2))
+    cache.save("dealer-b", {"what": "dealer table", "rules_source": RULES_SOURCE_DIGEST}, np.ones(2))
+    (tmp_path / ".dealer-c.123.npy.tmp").write_bytes(b"half")
+    (tmp_path / "notes.txt").write_text("mine")
+    for i in range(4):
+        (tmp_path / "numba" / f"n{i}").mkdir(parents=True)
+        os.utime(tmp_path / "numba" / f"n{i}", (1000 + i, 1000 + i))
+    assert script.main(["--json"]) == 0
+    rep = json.loads(capsys.readouterr().out)
+    assert {e["name"].split("-")[1]: e["stale"] for e in rep["entries"]} == {"a": True, "b": False}
+    assert rep["numba_cache_dir"] == NUMBA_CACHE_DIR and len(rep["numba"]) == 4
+    assert script.main(["--prune", "--json"]) == 0
+    removed = json.loads(capsys.readouterr().out)["removed"]
+    assert sorted(Path(r).name for r in removed) == sorted([".dealer-c.123.npy.tmp", "n0", "n1",
+                                                            Path(rep["entries"][0]["path"]).name])
+    assert [e["key"]["rules_source"] for e in cache.entries()] == [RULES_SOURCE_DIGEST]
+    assert script.main(["--clear"]) == 0
+    assert "removed 2 item(s)" in capsys.readouterr().out
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["notes.txt"]  # other files left alone
+
+
+def test_cache_script_refuses_a_file(tmp_path, monkeypatch, capsys):
+    f = tmp_path / "f"
+    f.write_text("x")
+    monkeypatch.setenv(cache.ENV_VAR, str(f))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert _cache_script().main(["--prune"]) == 2
+    assert f"cache path {f} is not a directory" in capsys.readouterr().err and f.read_text() == "x"

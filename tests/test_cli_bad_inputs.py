@@ -1,0 +1,258 @@
+"""Every flag of every script given bad values: exit code 2 and a message naming the flag and the
+value, before any work (no output file, no cache entry, no run directory).
+
+Each case calls the script's ``main(argv)`` in-process (fast); argparse's own refusals arrive as
+``SystemExit(2)``. Cases are (script, argv, expected exit code, expected fragment of stderr).
+"""
+
+import importlib.util
+import json
+import math
+import sys
+from pathlib import Path
+
+import pytest
+
+import envs  # noqa: F401  (numba's cache is chosen at this first import, before the fixture's cache dir)
+
+ROOT = Path(__file__).resolve().parent.parent
+C = "Qh Th 8h 3h Kd 5d Tc"
+BIG = str(2**64)  # would alias seed 0 in a 64-bit (or 63-bit) generator
+_modules = {}
+
+
+def script(name):
+    if name not in _modules:
+        sys.path.insert(0, str(ROOT / "scripts"))  # demo.py imports evaluate.py
+        spec = importlib.util.spec_from_file_location(f"_cli_{name}", ROOT / "scripts" / f"{name}.py")
+        mod = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(mod)
+        _modules[name] = mod
+    return _modules[name]
+
+
+def call(name, argv, capsys):
+    try:
+        code = script(name).main([str(a) for a in argv])
+    except SystemExit as e:
+        code = e.code
+    cap = capsys.readouterr()
+    return code, cap.out, cap.err
+
+
+@pytest.fixture
+def files(tmp_path, monkeypatch):
+    """Bad files to point flags at, and a cache directory that must stay empty."""
+    monkeypatch.setenv("SPLITPOKER_CACHE_DIR", str(tmp_path / "cache"))
+    (tmp_path / "afile").write_text("x")
+    (tmp_path / "adir").mkdir()
+    (tmp_path / "junk.zip").write_text("not a zip")
+    (tmp_path / "bad.yaml").write_text("name: [unclosed")
+    (tmp_path / "list.yaml").write_text("- 1\n- 2\n")
+    (tmp_path / "field.yaml").write_text("name: t\ngame: asia\nkind: odds\nlines: []\nvig: 1\n")
+    (tmp_path / "junk.csv").write_text("a,b\n1,2\n")
+    return tmp_path
+
+
+# (script, argv, exit code, fragment); "{t}" is replaced by the temporary folder of `files`
+CASES = [
+    # analyze.py
+    ("analyze", ["--game", "asia"], 2, "the following arguments are required: cards"),
+    ("analyze", [C], 2, "the following arguments are required: --game"),
+    ("analyze", ["--game", "poker", C], 2, "argument --game: invalid choice: 'poker'"),
+    ("analyze", ["--game", "asia", "--style", "nope", C], 2, "argument --style: invalid choice: 'nope'"),
+    ("analyze", ["--game", "paigow", "--style", "asia-000", C], 2, "is for asia, not paigow"),
+    ("analyze", ["--game", "asia", "Qh Th 8h 3h Kd 5d Tx"], 2, "unknown suit 'x'"),
+    ("analyze", ["--game", "asia", "Qh Th 8h 3h Kd 5d Qh"], 2, "duplicate card"),
+    ("analyze", ["--game", "asia", "Qh Th 8h 3h Kd 5d"], 2, "expected 7 cards, got 6"),
+    ("analyze", ["--game", "asia", "--exact", "Qh Th 8h 3h Kd 5d"], 2, "expected 7 cards, got 6"),
+    ("analyze", ["--game", "asia", "--samples", "0", C], 2, "argument --samples: 0: expected an integer 1..100,000,000"),
+    ("analyze", ["--game", "asia", "--samples", "-5", C], 2, "argument --samples: -5: expected"),
+    ("analyze", ["--game", "asia", "--samples", "100000001", C], 2, "argument --samples: 100000001: expected an integer 1..100,000,000 (time"),
+    ("analyze", ["--game", "asia", "--samples", "1e3", C], 2, "argument --samples: '1e3' is not an integer"),
+    ("analyze", ["--game", "asia", "--seed", "-1", C], 2, "argument --seed: -1: expected an integer 0..2**63-1"),
+    ("analyze", ["--game", "asia", "--seed", BIG, C], 2, f"argument --seed: {BIG}: expected an integer 0..2**63-1"),
+    ("analyze", ["--game", "asia", "--seed", str(2**63), C], 2, "would deal the same cards as another seed"),
+    ("analyze", ["--game", "asia", "--seed", "x", C], 2, "argument --seed: 'x' is not an integer"),
+    ("analyze", ["--game", "asia", "--rules", "[1]", C], 2, "must be a JSON object"),
+    ("analyze", ["--game", "asia", "--rules", "{bad", C], 2, "is not a JSON object"),
+    ("analyze", ["--game", "asia", "--rules", '{"vig": 1}', C], 2, "unknown AsiaRules option(s) ['vig']"),
+    ("analyze", ["--game", "asia", "--top", "0", C], 2, "argument --top: 0: expected an integer 1..105"),
+    ("analyze", ["--game", "asia", "--top", "106", C], 2, "argument --top: 106: expected an integer 1..105"),
+    ("analyze", ["--game", "asia", "--top", "-1", C], 2, "argument --top: -1: expected"),
+    ("analyze", ["--game", "asia", "--json=yes", C], 2, "argument --json: ignored explicit argument 'yes'"),
+    ("analyze", ["--game", "asia", "--exact=1", C], 2, "argument --exact: ignored explicit argument '1'"),
+    ("analyze", ["--game", "asia", "--include-fouled=1", C], 2, "argument --include-fouled: ignored explicit"),
+    ("analyze", ["--game", "asia", "--frobnicate", C], 2, "unrecognized arguments: --frobnicate"),
+    # bonus_table.py
+    ("bonus_table", [], 2, "give --paytable NAME (see --list) or --paytable-file FILE"),
+    ("bonus_table", ["--game", "poker", "--paytable", "seed-000"], 2, "argument --game: invalid choice: 'poker'"),
+    ("bonus_table", ["--paytable", "nope"], 2, "unknown pay table 'nope'"),
+    ("bonus_table", ["--game", "asia", "--paytable", "fortune"], 2, "is for game 'paigow', not 'asia'"),
+    ("bonus_table", ["--paytable", "fortune", "--paytable-file", "{t}/field.yaml"], 2, "not both"),
+    ("bonus_table", ["--paytable-file", "{t}/missing.yaml"], 2, "--paytable-file {t}/missing.yaml: cannot read it"),
+    ("bonus_table", ["--paytable-file", "{t}/adir"], 2, "--paytable-file {t}/adir: cannot read it"),
+    ("bonus_table", ["--paytable-file", "{t}/bad.yaml"], 2, "--paytable-file {t}/bad.yaml: not valid YAML"),
+    ("bonus_table", ["--paytable-file", "{t}/list.yaml"], 2, "expected a mapping with name, game, kind and lines, got list"),
+    ("bonus_table", ["--paytable-file", "{t}/field.yaml"], 2, "unknown pay table field(s) ['vig']"),
+    ("bonus_table", ["--list=1"], 2, "argument --list: ignored explicit argument '1'"),
+    ("bonus_table", ["--paytable", "seed-000", "--json=1"], 2, "argument --json: ignored explicit argument"),
+    ("bonus_table", ["--paytable", "seed-000", "--no-cache=1"], 2, "argument --no-cache: ignored explicit"),
+    # check_house_way.py
+    ("check_house_way", [], 2, "the following arguments are required: --style"),
+    ("check_house_way", ["--style", "nope"], 2, "argument --style: invalid choice: 'nope'"),
+    ("check_house_way", ["--style", "asia-000", "--rules", "{bad"], 2, "--rules: "),
+    ("check_house_way", ["--style", "paigow-igw", "--rules", '{"commission": 2}'], 2, "commission"),
+    ("check_house_way", ["--style", "asia-000", "--max-tasks", "0"], 2, "argument --max-tasks: 0: expected"),
+    ("check_house_way", ["--style", "asia-000", "--json=1"], 2, "argument --json: ignored explicit"),
+    # simulate.py
+    ("simulate", [], 2, "the following arguments are required: --game"),
+    ("simulate", ["--game", "poker"], 2, "argument --game: invalid choice: 'poker'"),
+    ("simulate", ["--game", "asia", "--style", "paigow-igw"], 2, "is for paigow, not asia"),
+    ("simulate", ["--game", "asia", "--rounds", "0"], 2, "argument --rounds: 0: expected an integer 1..10,000,000,000"),
+    ("simulate", ["--game", "asia", "--rounds", "-7"], 2, "argument --rounds: -7: expected"),
+    ("simulate", ["--game", "asia", "--rounds", "10000000001"], 2, "argument --rounds: 10000000001: expected an integer 1..10,000,000,000 (time"),
+    ("simulate", ["--game", "asia", "--rounds", "many"], 2, "argument --rounds: 'many' is not an integer"),
+    ("simulate", ["--game", "asia", "--seed", "-1"], 2, "argument --seed: -1: expected an integer 0..2**63-1"),
+    ("simulate", ["--game", "asia", "--seed", BIG], 2, f"argument --seed: {BIG}"),
+    ("simulate", ["--game", "paigow", "--rules", "[1]"], 2, "must be a JSON object"),
+    ("simulate", ["--game", "paigow", "--rules", '{"vig": 1}'], 2, "unknown PaiGowRules option(s) ['vig']"),
+    ("simulate", ["--game", "paigow", "--json=1"], 2, "argument --json: ignored explicit"),
+    # evaluate.py
+    ("evaluate", ["--hands", "0"], 2, "argument --hands: 0: expected an integer 1..1,000,000"),
+    ("evaluate", ["--hands", "1000001"], 2, "argument --hands: 1000001: expected an integer 1..1,000,000 (time and memory"),
+    ("evaluate", ["--seed", "-3"], 2, "argument --seed: -3: expected an integer 0..2**63-1"),
+    ("evaluate", ["--seed", BIG], 2, f"argument --seed: {BIG}"),
+    ("evaluate", ["--mc-samples", "0"], 2, "argument --mc-samples: 0: expected"),
+    ("evaluate", ["--mc-samples", "1000001"], 2, "argument --mc-samples: 1000001: expected"),
+    ("evaluate", ["--regret-hands", "0"], 2, "argument --regret-hands: 0: expected"),
+    ("evaluate", ["--env", "CartPole-v1"], 2, "unknown env id 'CartPole-v1'"),
+    ("evaluate", ["--env-kwargs", "{bad"], 2, "--env-kwargs '{bad' is not JSON"),
+    ("evaluate", ["--env-kwargs", "[1]"], 2, "--env-kwargs '[1]': expected a JSON object"),
+    ("evaluate", ["--model", "{t}/missing.zip"], 2, "--model {t}/missing.zip: no such file"),
+    ("evaluate", ["--model", "{t}/junk.zip"], 2, "--model {t}/junk.zip: cannot load it as a saved model"),
+    ("evaluate", ["--model", "greedy"], 2, "--model greedy: no such file, expected a saved model .zip or one of"),
+    ("evaluate", ["--plot", "{t}/nofolder/p.png"], 2, "--plot {t}/nofolder/p.png: the folder {t}/nofolder does not exist"),
+    ("evaluate", ["--plot", "{t}/p.jpg"], 2, "--plot {t}/p.jpg: expected a file ending in .png"),
+    ("evaluate", ["--plot", "{t}/afile/p.png"], 2, "the folder {t}/afile is not a directory"),
+    ("evaluate", ["--out", "{t}/nofolder/r.json"], 2, "--out {t}/nofolder/r.json: the folder {t}/nofolder does not exist"),
+    ("evaluate", ["--out", "{t}/adir"], 2, "--out {t}/adir: expected a file ending in .json"),
+    ("evaluate", ["--out", "{t}/r.txt"], 2, "--out {t}/r.txt: expected a file ending in .json"),
+    ("evaluate", ["--json=1"], 2, "argument --json: ignored explicit"),
+    ("evaluate", ["--regret=1"], 2, "argument --regret: ignored explicit"),
+    # solve_sample.py
+    ("solve_sample", ["--game", "asia", "--out", "{t}/s.csv"], 2, "the following arguments are required: --hands"),
+    ("solve_sample", ["--game", "asia", "--hands", "2"], 2, "the following arguments are required: --out"),
+    ("solve_sample", ["--hands", "2", "--out", "{t}/s.csv"], 2, "the following arguments are required: --game"),
+    ("solve_sample", ["--game", "asia", "--hands", "0", "--out", "{t}/s.csv"], 2, "argument --hands: 0: expected an integer 1..1,000,000"),
+    ("solve_sample", ["--game", "asia", "--hands", "1000001", "--out", "{t}/s.csv"], 2, "argument --hands: 1000001: expected an integer 1..1,000,000 (time"),
+    ("solve_sample", ["--game", "asia", "--hands", "2", "--seed", "-1", "--out", "{t}/s.csv"], 2, "argument --seed: -1"),
+    ("solve_sample", ["--game", "asia", "--hands", "2", "--seed", BIG, "--out", "{t}/s.csv"], 2, f"argument --seed: {BIG}"),
+    ("solve_sample", ["--game", "asia", "--hands", "2", "--checkpoint", "0", "--out", "{t}/s.csv"], 2, "argument --checkpoint: 0: expected"),
+    ("solve_sample", ["--game", "asia", "--hands", "2", "--max-pool-card", "13", "--out", "{t}/s.csv"], 2, "--max-pool-card 13: expected 14..52"),
+    ("solve_sample", ["--game", "asia", "--hands", "2", "--max-pool-card", "54", "--out", "{t}/s.csv"], 2, "--max-pool-card 54: expected 14..52"),
+    ("solve_sample", ["--game", "asia", "--hands", "2", "--out", "{t}/s.txt"], 2, "unknown extension '.txt'"),
+    ("solve_sample", ["--game", "asia", "--hands", "2", "--out", "{t}/nofolder/s.csv"], 2, "--out {t}/nofolder/s.csv: the folder {t}/nofolder does not exist"),
+    ("solve_sample", ["--game", "asia", "--hands", "2", "--out", "{t}/afile/s.csv"], 2, "the folder {t}/afile is not a directory"),
+    ("solve_sample", ["--game", "asia", "--hands", "2", "--out", "{t}/junk.csv", "--max-pool-card", "20"], 2, "--out {t}/junk.csv: existing file has columns"),
+    ("solve_sample", ["--game", "asia", "--style", "paigow-igw", "--hands", "2", "--out", "{t}/s.csv"], 2, "is for paigow, not asia"),
+    ("solve_sample", ["--game", "asia", "--hands", "2", "--out", "{t}/s.csv", "--json=1"], 2, "argument --json: ignored explicit"),
+    # benchmark.py
+    ("benchmark", ["--only", "nope"], 2, "argument --only: invalid choice: 'nope'"),
+    ("benchmark", ["--seconds", "0"], 2, "argument --seconds: 0: expected a number > 0 and <= 600"),
+    ("benchmark", ["--seconds", "-1"], 2, "argument --seconds: -1: expected a number > 0"),
+    ("benchmark", ["--seconds", "nan"], 2, "argument --seconds: nan: expected a number > 0"),
+    ("benchmark", ["--seconds", "inf"], 2, "argument --seconds: inf: expected a number > 0"),
+    ("benchmark", ["--seconds", "601"], 2, "argument --seconds: 601: expected a number > 0 and <= 600"),
+    ("benchmark", ["--seconds", "two"], 2, "argument --seconds: 'two' is not a number"),
+    ("benchmark", ["--repeats", "0"], 2, "argument --repeats: 0: expected an integer 1..100"),
+    ("benchmark", ["--rounds", "5"], 2, "argument --rounds: 5: expected an integer 10,000..1,000,000,000"),
+    ("benchmark", ["--exact-hands", "0"], 2, "argument --exact-hands: 0: expected an integer 1..1,000"),
+    ("benchmark", ["--out", "{t}/nofolder/b.json"], 2, "--out {t}/nofolder/b.json: the folder {t}/nofolder does not exist"),
+    ("benchmark", ["--out", "{t}/b.txt"], 2, "--out {t}/b.txt: expected a file ending in .json"),
+    # demo.py
+    ("demo", ["--config", "{t}/missing.yaml"], 2, "--config {t}/missing.yaml: no such file"),
+    ("demo", ["--timesteps", "0"], 2, "argument --timesteps: 0: expected an integer 1..100,000,000"),
+    ("demo", ["--hands", "0"], 2, "argument --hands: 0: expected an integer 1..1,000,000"),
+    ("demo", ["--seed", "-1"], 2, "argument --seed: -1: expected an integer 0..2**63-1"),
+    ("demo", ["--eval-seed", BIG], 2, f"argument --eval-seed: {BIG}"),
+    ("demo", ["--log-dir", "{t}/afile"], 2, "--log-dir {t}/afile: exists and is not a directory"),
+    ("demo", ["--no-progress=1"], 2, "argument --no-progress: ignored explicit"),
+    # cache.py
+    ("cache", ["--list", "--prune"], 2, "argument --prune: not allowed with argument --list"),
+    ("cache", ["--prune", "--clear"], 2, "argument --clear: not allowed with argument --prune"),
+    ("cache", ["--json=1"], 2, "argument --json: ignored explicit"),
+]
+
+
+@pytest.mark.parametrize("name,argv,code,fragment", CASES,
+                         ids=[f"{c[0]}:{' '.join(c[1])[:60]}" for c in CASES])
+def test_bad_input(files, capsys, name, argv, code, fragment):
+    t = str(files)
+    before = sorted(p.name for p in files.iterdir())
+    got, out, err = call(name, [a.replace("{t}", t) for a in argv], capsys)
+    assert got == code, (got, err[-2000:])
+    assert fragment.replace("{t}", t) in err, err[-2000:]
+    assert "Traceback" not in err
+    assert sorted(p.name for p in files.iterdir()) == before  # nothing created (cache dir included)
+
+
+def parser_of(name, monkeypatch):
+    """The argparse parser a script's main builds (caught at its parse_args call)."""
+    import argparse
+
+    class Got(Exception):
+        pass
+
+    def grab(self, *a, **kw):
+        raise Got(self)
+
+    with monkeypatch.context() as m:
+        m.setattr(argparse.ArgumentParser, "parse_args", grab)
+        try:
+            script(name).main([])
+        except Got as g:
+            return g.args[0]
+    raise AssertionError(f"{name}.main did not parse arguments")
+
+
+def test_every_flag_is_covered(monkeypatch):
+    """Each option every script defines appears in at least one bad-input case."""
+    missing = []
+    for name in sorted({c[0] for c in CASES}):
+        flags = {o for a in parser_of(name, monkeypatch)._actions for o in a.option_strings if o.startswith("--")}
+        tried = {a.split("=")[0] for c in CASES if c[0] == name for a in c[1] if a.startswith("--")}
+        missing += [f"{name} {f}" for f in sorted(flags - tried - {"--help"})]
+    assert not missing
+    assert len(CASES) >= 100
+
+
+def strict_loads(text):
+    def refuse(token):
+        raise ValueError(f"non-standard JSON constant {token}")
+
+    return json.loads(text, parse_constant=refuse)
+
+
+def test_json_is_strict_and_undefined_is_null(files, capsys):
+    """One hand: no spread, so the confidence intervals are undefined -> null, never NaN."""
+    out_file = files / "r.json"
+    code, out, err = call("evaluate", ["--hands", "1", "--json", "--out", out_file], capsys)
+    assert code == 0, err
+    rep = strict_loads(out)
+    assert strict_loads(out_file.read_text()) == rep
+    assert rep["policies"]["house-way"]["ci95"] is None
+    assert not list(files.glob(".*tmp"))  # atomic write left nothing behind
+
+
+def test_cli_helpers():
+    from agents import cli
+
+    assert cli.dumps({"a": math.nan, "b": [math.inf, 1.5], "c": 2}) == '{\n "a": null,\n "b": [\n  null,\n  1.5\n ],\n "c": 2\n}'
+    import numpy as np
+
+    assert json.loads(cli.dumps({"x": np.float32(0.5), "y": np.int64(3), "z": np.array([1, 2])})) == \
+        {"x": 0.5, "y": 3, "z": [1, 2]}
+    assert cli.seed("0") == 0 and cli.seed(str(2**63 - 1)) == 2**63 - 1
+    with pytest.raises(Exception, match="0..2\\*\\*63-1"):
+        cli.seed(str(2**63))
