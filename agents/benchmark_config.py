@@ -143,6 +143,7 @@ class BenchmarkConfig:
     @classmethod
     def from_dict(cls, data: Any, where: str = "config") -> BenchmarkConfig:  # noqa: C901 - one check per key
         import envs  # noqa: F401  (registers the ids)
+
         from .policies import BASELINES
 
         data = _check_keys(data, TOP_KEYS, where, required=("name", "envs", "algorithms", "seeds", "total_timesteps",

@@ -58,8 +58,16 @@ def curve_plot(summary: dict, env: str, path: Path) -> None:
     plt.close(fig)
 
 
+HEADER = """# RL benchmark
+
+Made by `scripts/benchmark_rl.py` (docs: README, "RL benchmark"); every figure below comes from the
+run named under its grid. Pure RL unless a grid says otherwise.
+"""
+
+
 def markdown(summary: dict, plots: dict[str, str], command: str) -> str:
-    lines = [f"# RL benchmark: {summary['name']}", ""]
+    """One grid's section: ``## Grid <name>``, then one table and one plot per environment."""
+    lines = [f"## Grid `{summary['name']}`", ""]
     if summary.get("description"):
         lines += [summary["description"].strip(), ""]
     lines += [
@@ -77,7 +85,7 @@ def markdown(summary: dict, plots: dict[str, str], command: str) -> str:
         "",
     ]
     for env, ev in summary["evalsets"].items():
-        lines += [f"## {env} (`{ev['env_id']}`)", "",
+        lines += [f"### {env} (`{ev['env_id']}`)", "",
                   f"Evaluation set: {ev['hands']} hands (seed {ev['seed']}, sha256 `{ev['sha256'][:16]}…`); "
                   f"paired reward on {ev['paired_hands']} hands.", "",
                   "| algorithm | policy | steps | exact regret / hand | plays optimally | vs house way | train wall time (s) | seeds |",
@@ -101,9 +109,10 @@ def markdown(summary: dict, plots: dict[str, str], command: str) -> str:
     return "\n".join(lines)
 
 
-def write_report(summary: dict, report: Path, command: str) -> dict[str, Path]:
+def write_report(summary: dict, report: Path, command: str, append: bool = False) -> dict[str, Path]:
     """Write the markdown report and one curve PNG per environment next to it
-    (``<report stem>_<env>.png``); returns the plot paths."""
+    (``<report stem>_<env>.png``); returns the plot paths. ``append``: add this grid's section to
+    an existing report (replacing an older section of the same grid name) instead of starting anew."""
     report = Path(report)
     report.parent.mkdir(parents=True, exist_ok=True)
     plots = {}
@@ -111,5 +120,15 @@ def write_report(summary: dict, report: Path, command: str) -> dict[str, Path]:
         path = report.with_name(f"{report.stem}_{env}.png")
         curve_plot(summary, env, path)
         plots[env] = path
-    report.write_text(markdown(summary, {k: v.name for k, v in plots.items()}, command))
+    section = markdown(summary, {k: v.name for k, v in plots.items()}, command)
+    text = HEADER + "\n" + section
+    if append and report.exists():
+        old = report.read_text()
+        head = f"## Grid `{summary['name']}`"
+        if head in old:  # replace this grid's previous section, keep the others
+            start = old.index(head)
+            nxt = old.find("\n## Grid `", start + len(head))
+            old = old[:start] + (old[nxt + 1:] if nxt >= 0 else "")
+        text = old.rstrip("\n") + "\n\n" + section
+    report.write_text(text.rstrip("\n") + "\n")
     return plots

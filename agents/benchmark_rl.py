@@ -23,6 +23,7 @@ Layout of ``<out>``::
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import tempfile
@@ -41,6 +42,7 @@ from .eval_set import EvalSet, load_evalset, make_eval_env
 from .evaluation import hand_seeds, mean_ci, run_policy
 
 RESULT_FORMAT = 1
+MODEL_KEY = "model_zip"  # the trained model's bytes in a task's result; stored as model.zip, not in JSON
 
 
 @dataclass(frozen=True)
@@ -224,7 +226,9 @@ def run_one(spec: RunSpec, evalset: EvalSet) -> dict:
     wall = time.perf_counter() - t0
     venv.close()
     scorer.close()
-    return {"format": RESULT_FORMAT, "run_id": spec.run_id, "spec": spec.to_dict(), "spec_digest": spec.digest,
+    buf = io.BytesIO()
+    model.save(buf)
+    return {MODEL_KEY: buf.getvalue(), "format": RESULT_FORMAT, "run_id": spec.run_id, "spec": spec.to_dict(), "spec_digest": spec.digest,
             "env": spec.env.label, "env_id": spec.env.id, "algorithm": spec.algo.name, "seed": spec.seed,
             "steps": int(model.num_timesteps), "train_seconds": wall - callback.eval_seconds,
             "eval_seconds": callback.eval_seconds, "total_seconds": time.perf_counter() - t_start,
@@ -264,10 +268,35 @@ def finished(out: Path, spec: RunSpec) -> dict | None:
 
 
 def store(out: Path, spec: RunSpec, result: dict) -> None:
+    """``model.zip`` first, then ``result.json`` (the marker of a finished run), each atomically."""
+    blob = result.pop(MODEL_KEY, None)
+    if blob is not None:
+        path = run_dir(out, spec) / "model.zip"
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".model.", suffix=".zip.tmp")
+        with os.fdopen(fd, "wb") as f:
+            f.write(blob)
+        os.replace(tmp, path)
     write_json_atomic(run_dir(out, spec) / "result.json", result)
 
 
 def write_run_info(out: Path, spec: RunSpec, evalset: EvalSet) -> None:
+    """``run.json`` (spec, seed, versions, evaluation-set hash) and ``config.yaml`` in the training
+    config format, so that ``scripts/evaluate.py --model <run>/model.zip`` finds env and algorithm."""
+    import yaml
+
+    from .training import TrainConfig
+
+    a = spec.algo
+    train_cfg = TrainConfig(env_id=spec.env.id, env_kwargs=dict(spec.env.kwargs), algo=a.algo, policy=a.policy,
+                            algo_kwargs=dict(a.algo_kwargs), policy_kwargs=dict(a.policy_kwargs), n_envs=a.n_envs,
+                            total_timesteps=spec.total_timesteps, seed=spec.seed, run_name=spec.run_id,
+                            checkpoint_freq=spec.total_timesteps)
+    d = run_dir(out, spec)
+    d.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=d, prefix=".config.", suffix=".yaml.tmp")
+    with os.fdopen(fd, "w") as f:
+        yaml.safe_dump({**train_cfg.to_dict(), "versions": versions()}, f, sort_keys=False)
+    os.replace(tmp, d / "config.yaml")
     write_json_atomic(run_dir(out, spec) / "run.json",
                       {"run_id": spec.run_id, "seed": spec.seed, "spec": spec.to_dict(), "spec_digest": spec.digest,
                        "evalset": {"env_id": evalset.env_id, "hands": evalset.hands, "seed": evalset.seed,
@@ -303,6 +332,17 @@ def reference_rows(cfg: BenchmarkConfig, env: EnvSpec, evalset: EvalSet, out: Pa
     return rows
 
 
+def _load_evalset_with_bar(e: EnvSpec, cfg: BenchmarkConfig, log) -> EvalSet:
+    """The evaluation set; a progress bar while it is being solved (first use only)."""
+    import sys
+
+    from tqdm import tqdm
+
+    with tqdm(total=cfg.eval_hands, desc=f"solving {e.label} evaluation set", unit="hand", file=sys.stderr,
+              disable=None, leave=False, delay=2.0) as bar:
+        return load_evalset(e.id, e.kwargs, cfg.eval_hands, cfg.eval_seed, log=log, progress=bar.update)
+
+
 class GridInterrupted(Exception):
     """Ctrl-C: finished runs are stored; rerunning the same command resumes."""
 
@@ -323,7 +363,7 @@ def run_grid(cfg: BenchmarkConfig, out: Path, *, executor: str | None = None, ad
     evalsets, references = {}, {}
     for e in cfg.envs:
         log(f"[{e.label}] evaluation set: {cfg.eval_hands} hands, seed {cfg.eval_seed} (exact EVs, cached)")
-        evalsets[e.label] = load_evalset(e.id, e.kwargs, cfg.eval_hands, cfg.eval_seed, log=log)
+        evalsets[e.label] = _load_evalset_with_bar(e, cfg, log)
         log(f"[{e.label}] evaluation set sha256 {evalsets[e.label].sha256[:16]}…")
         references[e.label] = reference_rows(cfg, e, evalsets[e.label], out, log=log)
     specs = grid(cfg)

@@ -33,6 +33,8 @@ def parse_args(argv=None):
     p.add_argument("--config", required=True, help="benchmark YAML (configs/benchmark/*.yaml)")
     p.add_argument("--out", help="output directory (default runs/benchmark/<config name>); reused to resume")
     p.add_argument("--report", help="markdown report path (default <out>/rl_benchmark.md); plots go next to it")
+    p.add_argument("--append-report", action="store_true",
+                   help="add this grid's section to an existing --report (e.g. Pai Gow after Asia) instead of overwriting it")
     p.add_argument("--address", help="Ray cluster address (default: start Ray locally)")
     p.add_argument("--num-cpus", type=int, help="CPUs of the local Ray instance (default: the config's, else all)")
     p.add_argument("--no-ray", action="store_true", help="run in this process, one run after another (executor: local)")
@@ -98,7 +100,7 @@ def main(argv=None) -> int:
     except (ValueError, FileNotFoundError) as e:
         say(f"error: {e}")
         return 2
-    plots = write_report(summary, report, command)
+    plots = write_report(summary, report, command, append=args.append_report)
     say(f"report: {report}; curves: {', '.join(str(p) for p in plots.values())}; data: {out / 'benchmark.json'}")
     if args.json:
         print(json.dumps(summary, indent=1, default=float))

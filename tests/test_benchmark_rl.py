@@ -110,7 +110,6 @@ def test_evalset_is_exact_and_a_corrupt_cache_is_rebuilt():
     from agents.evaluation import regret_summary, run_policy
     from agents.exact import ExactSolver
     from agents.policies import HouseWayPolicy
-
     from envs.rules.game import Game
 
     solver = ExactSolver(Game("asia", "asia-000"))  # one dealer-table load for the whole test
@@ -150,6 +149,7 @@ def _key(es):
     return evalset_key(es.env_id, Game("asia", "asia-000"), es.hands, es.seed)
 
 
+@pytest.mark.slow  # starts a local Ray instance (about 10-20 s on two idle cores, much more under load)
 def test_ray_and_local_runs_are_identical(tmp_path):
     cfg = BenchmarkConfig.from_dict(tiny(seeds=[0, 1]))
     logs = []
@@ -206,6 +206,11 @@ def test_interrupted_grid_resumes_without_redoing_runs(tmp_path):
     report = (out / "rl_benchmark.md").read_text()
     assert "| MaskablePPO+MLP | MlpPolicy | 1,024 |" in report and "*house way* (reference)" in report
     assert (out / "rl_benchmark_asia.png").stat().st_size > 10_000
+    # each run directory holds a model that the evaluation script can load
+    from agents.training import load_model
+
+    model, train_cfg = load_model(out / "runs" / "asia__MaskablePPO+MLP__1" / "model.zip")
+    assert train_cfg.algo == "maskable_ppo" and train_cfg.seed == 1 and model.num_timesteps == 1024
     # the same directory with another budget is refused, not mixed
     cfg = BenchmarkConfig.from_dict(tiny(seeds=[0, 1, 2], total_timesteps=2048, eval_every=512))
     with pytest.raises(ValueError, match="holds a run of a different configuration"):
@@ -224,3 +229,30 @@ def test_cli_help_and_bad_config_fail_before_training(tmp_path):
     p = _script("--config", str(tmp_path / "missing.yaml"))
     assert p.communicate(timeout=300)[1].count("does not exist") and p.returncode == 2
 
+
+
+def test_report_append_replaces_only_its_own_grid(tmp_path):
+    from agents.benchmark_report import write_report
+
+    def summary(name, regret):
+        curve = [{"steps": 0, "mean_regret": 0.5, "ci95": 0.1, "diff_vs_house_way": -0.4, "diff_ci95": 0.1},
+                 {"steps": 100, "mean_regret": regret, "ci95": float("nan"), "diff_vs_house_way": -0.1, "diff_ci95": 0.1}]
+        row = {"env": name, "env_id": "splitpoker/X-v0", "algorithm": "A", "policy": "MlpPolicy", "seeds": [0], "steps": 100,
+               "mean_regret": regret, "mean_regret_ci95": float("nan"), "optimal_rate": 0.5, "optimal_rate_ci95": float("nan"),
+               "diff_vs_house_way": -0.1, "diff_vs_house_way_ci95": float("nan"), "train_seconds": 3.0,
+               "train_seconds_ci95": float("nan"), "curve": curve}
+        ref = {"mean_regret": 0.059, "regret_ci95": 0.01, "optimal_rate": 0.7, "diff_vs_house_way": 0.0,
+               "diff_vs_house_way_ci95": 0.0}
+        return {"name": name, "description": "", "total_timesteps": 100, "eval_every": 100, "runs_done": 1, "runs_total": 1,
+                "evalsets": {name: {"env_id": "splitpoker/X-v0", "hands": 10, "seed": 1, "sha256": "ab" * 32, "paired_hands": 10}},
+                "references": {name: {"house-way": ref}}, "rows": [row]}
+
+    report = tmp_path / "rl.md"
+    write_report(summary("g1", 0.25), report, "cmd1")
+    write_report(summary("g2", 0.125), report, "cmd2", append=True)
+    write_report(summary("g1", 0.375), report, "cmd1b", append=True)
+    text = report.read_text()
+    assert text.count("# RL benchmark\n") == 1 and text.count("## Grid `g1`") == 1 and text.count("## Grid `g2`") == 1
+    assert "| A | MlpPolicy | 100 | 0.3750 | 50.0% | -0.1000 | 3 | 1 |" in text and "0.2500 |" not in text
+    assert "0.1250" in text and "cmd1b" in text and "*house way* (reference) | `house-way` | – | 0.0590 ± 0.0100" in text
+    assert (tmp_path / "rl_g1.png").exists() and (tmp_path / "rl_g2.png").exists()
