@@ -386,24 +386,48 @@ def run_grid(cfg: BenchmarkConfig, out: Path, *, executor: str | None = None, ad
         if progress is not None:
             progress(1)
 
+    failed: dict[str, str] = {}
+
+    def fail(spec: RunSpec, err: BaseException) -> None:
+        """A run that raised: its error goes to ``error.txt``; the other runs go on."""
+        import traceback
+
+        text = "".join(traceback.format_exception(type(err), err, err.__traceback__))
+        (run_dir(out, spec) / "error.txt").write_text(text)
+        failed[spec.run_id] = f"{type(err).__name__}: {err}"
+        log(f"FAILED {spec.run_id}: {failed[spec.run_id]} (traceback in {run_dir(out, spec) / 'error.txt'})")
+        if progress is not None:
+            progress(1)
+
     try:
         if todo and executor == "local":
             import torch
 
             torch.set_num_threads(1)
             for s in todo:
-                done(s, run_one(s, evalsets[s.env.label]))
+                try:
+                    res = run_one(s, evalsets[s.env.label])
+                except Exception as err:  # noqa: BLE001 - recorded, reported, the grid goes on
+                    fail(s, err)
+                    continue
+                done(s, res)
         elif todo:
-            _run_ray(todo, evalsets, done, address=address, num_cpus=num_cpus or cfg.num_cpus, log=log)
+            _run_ray(todo, evalsets, done, fail, address=address, num_cpus=num_cpus or cfg.num_cpus, log=log)
     except KeyboardInterrupt:
         raise GridInterrupted(len(results), len(specs)) from None
-    return collect(cfg, out, evalsets, references, results)
+    summary = collect(cfg, out, evalsets, references, results)
+    summary["failed"] = failed
+    write_json_atomic(out / "benchmark.json", summary)
+    return summary
 
 
-def _run_ray(todo: list[RunSpec], evalsets: dict, done: Callable, *, address, num_cpus, log) -> None:
+def _run_ray(todo: list[RunSpec], evalsets: dict, done: Callable, fail: Callable, *, address, num_cpus, log) -> None:
     import logging
 
-    import ray
+    try:
+        import ray
+    except ImportError:
+        raise ValueError("executor 'ray' needs Ray (pip install 'ray>=2.9'); or run with --no-ray / executor: local") from None
 
     started_here = not ray.is_initialized()
     if started_here:
@@ -421,7 +445,12 @@ def _run_ray(todo: list[RunSpec], evalsets: dict, done: Callable, *, address, nu
             ready, _ = ray.wait(list(pending), num_returns=1)
             for ref in ready:
                 spec = pending.pop(ref)
-                done(spec, ray.get(ref))
+                try:
+                    res = ray.get(ref)
+                except ray.exceptions.RayTaskError as err:
+                    fail(spec, err)
+                    continue
+                done(spec, res)
     except BaseException:
         for ref in pending:
             ray.cancel(ref, force=True)

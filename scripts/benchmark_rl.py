@@ -104,6 +104,10 @@ def main(argv=None) -> int:
     say(f"report: {report}; curves: {', '.join(str(p) for p in plots.values())}; data: {out / 'benchmark.json'}")
     if args.json:
         print(json.dumps(summary, indent=1, default=float))
+    if summary["failed"]:
+        say(f"{len(summary['failed'])} run(s) failed: {', '.join(summary['failed'])}; fix and rerun the same command "
+            "(finished runs are kept)")
+        return 1
     return 0
 
 

@@ -256,3 +256,22 @@ def test_report_append_replaces_only_its_own_grid(tmp_path):
     assert "| A | MlpPolicy | 100 | 0.3750 | 50.0% | -0.1000 | 3 | 1 |" in text and "0.2500 |" not in text
     assert "0.1250" in text and "cmd1b" in text and "*house way* (reference) | `house-way` | – | 0.0590 ± 0.0100" in text
     assert (tmp_path / "rl_g1.png").exists() and (tmp_path / "rl_g2.png").exists()
+
+
+def test_a_failing_run_is_reported_and_the_others_finish(tmp_path, monkeypatch):
+    import agents.benchmark_rl as brl
+
+    real = brl.run_one
+
+    def flaky(spec, evalset):
+        if spec.seed == 1:
+            raise RuntimeError("simulated crash in seed 1")
+        return real(spec, evalset)
+
+    monkeypatch.setattr(brl, "run_one", flaky)
+    cfg = BenchmarkConfig.from_dict(tiny(seeds=[0, 1], references=[]))
+    summary = run_grid(cfg, tmp_path, executor="local", log=lambda m: None)
+    assert summary["failed"] == {"asia__MaskablePPO+MLP__1": "RuntimeError: simulated crash in seed 1"}
+    assert "simulated crash" in (tmp_path / "runs" / "asia__MaskablePPO+MLP__1" / "error.txt").read_text()
+    assert not (tmp_path / "runs" / "asia__MaskablePPO+MLP__1" / "result.json").exists()
+    assert summary["runs_done"] == 1 and summary["rows"][0]["seeds"] == [0]
