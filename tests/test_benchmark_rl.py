@@ -180,10 +180,11 @@ def _script(*args, **kw):
 
 
 def test_interrupted_grid_resumes_without_redoing_runs(tmp_path):
-    cfg_path = tmp_path / "grid.yaml"
-    cfg_path.write_text(yaml.safe_dump(tiny(seeds=[0, 1, 2], total_timesteps=1024, eval_every=512)))
+    """The shipped smoke grid (2 algorithms × 2 seeds), interrupted with Ctrl-C after its first run."""
+    cfg_path = ROOT / "configs" / "benchmark" / "smoke.yaml"
     out = tmp_path / "out"
-    proc = _script("--config", str(cfg_path), "--out", str(out), "--no-ray")
+    args = ("--config", str(cfg_path), "--out", str(out), "--no-ray", "--references", "house-way,random")
+    proc = _script(*args)
     deadline = time.time() + 300
     while not list((out / "runs").glob("*/result.json")) and time.time() < deadline and proc.poll() is None:
         time.sleep(0.05)
@@ -192,19 +193,22 @@ def test_interrupted_grid_resumes_without_redoing_runs(tmp_path):
     assert proc.returncode == 130, err
     assert "interrupted:" in err and "resume with:" in err and "--no-ray" in err
     done = {p.parent.name: (p.stat().st_mtime_ns, p.read_bytes()) for p in (out / "runs").glob("*/result.json")}
-    assert 1 <= len(done) < 3
+    assert 1 <= len(done) < 4
     assert not list(out.rglob("*.tmp"))  # nothing half-written
-    rerun = _script("--config", str(cfg_path), "--out", str(out), "--no-ray")
+    rerun = _script(*args)
     _, err2 = rerun.communicate(timeout=600)
     assert rerun.returncode == 0, err2
-    assert f"skipping {len(done)} finished run(s)" in err2 and f"{3 - len(done)} run(s) to do" in err2
+    assert f"skipping {len(done)} finished run(s)" in err2 and f"{4 - len(done)} run(s) to do" in err2
     for run_id, (mtime, blob) in done.items():
         p = out / "runs" / run_id / "result.json"
         assert p.stat().st_mtime_ns == mtime and p.read_bytes() == blob  # not redone
     summary = json.loads((out / "benchmark.json").read_text())
-    assert summary["runs_done"] == 3 and summary["rows"][0]["seeds"] == [0, 1, 2]
+    assert summary["runs_done"] == 4 and [r["seeds"] for r in summary["rows"]] == [[0, 1], [0, 1]]
+    for row in summary["rows"]:
+        assert [p["steps"] for p in row["curve"]] == [0, 512, 1024]
     report = (out / "rl_benchmark.md").read_text()
-    assert "| MaskablePPO+MLP | MlpPolicy | 1,024 |" in report and "*house way* (reference)" in report
+    assert "| MaskablePPO+MLP | MlpPolicy | 1,024 |" in report and "| DQN | MlpPolicy | 1,024 |" in report
+    assert "*house way* (reference)" in report and "*random legal action* (reference)" in report
     assert (out / "rl_benchmark_asia.png").stat().st_size > 10_000
     # each run directory holds a model that the evaluation script can load
     from agents.training import load_model
@@ -212,7 +216,7 @@ def test_interrupted_grid_resumes_without_redoing_runs(tmp_path):
     model, train_cfg = load_model(out / "runs" / "asia__MaskablePPO+MLP__1" / "model.zip")
     assert train_cfg.algo == "maskable_ppo" and train_cfg.seed == 1 and model.num_timesteps == 1024
     # the same directory with another budget is refused, not mixed
-    cfg = BenchmarkConfig.from_dict(tiny(seeds=[0, 1, 2], total_timesteps=2048, eval_every=512))
+    cfg = override(BenchmarkConfig.from_yaml(cfg_path), total_timesteps=2048, references=["house-way", "random"])
     with pytest.raises(ValueError, match="holds a run of a different configuration"):
         run_grid(cfg, out, executor="local", log=lambda m: None)
 
