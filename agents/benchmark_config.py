@@ -128,7 +128,8 @@ class BenchmarkConfig:
     description: str = ""
 
     @classmethod
-    def from_yaml(cls, path: str | Path) -> BenchmarkConfig:
+    def from_yaml(cls, path: str | Path, **overrides) -> BenchmarkConfig:
+        """Load, apply command-line ``overrides`` (:func:`apply_overrides`), validate."""
         import yaml
 
         path = Path(path)
@@ -138,6 +139,8 @@ class BenchmarkConfig:
             data = yaml.safe_load(path.read_text())
         except yaml.YAMLError as e:
             raise ConfigError(f"benchmark config {path} is not valid YAML: {e}") from None
+        if overrides:
+            data = apply_overrides(data, **overrides)
         return cls.from_dict(data, where=str(path))
 
     @classmethod
@@ -242,40 +245,36 @@ class BenchmarkConfig:
                    executor, num_cpus, tuple(refs), {k: dict(v) for k, v in ref_kwargs.items()}, str(desc or ""))
 
 
-def override(cfg: BenchmarkConfig, *, algorithms: list[str] | None = None, references: list[str] | None = None,
-             seeds: list[int] | None = None, total_timesteps: int | None = None,
-             eval_every: int | None = None) -> BenchmarkConfig:
-    """The config narrowed or re-budgeted from the command line (a subset of its algorithms by
-    name, other references, seeds or budget), validated like the file."""
-    import dataclasses
+def apply_overrides(data: Any, *, algorithms: list[str] | None = None, references: list[str] | None = None,
+                    seeds: list[int] | None = None, total_timesteps: int | None = None, eval_every: int | None = None,
+                    eval_hands: int | None = None, paired_hands: int | None = None) -> dict:
+    """The raw config narrowed or re-budgeted from the command line, *before* validation: a subset
+    of its algorithms by name and other references (so a grid naming a policy that is not
+    installed still runs its other rows), other seeds, budget or evaluation size. Validate the
+    result with :meth:`BenchmarkConfig.from_dict`."""
+    import copy
 
-    from .policies import BASELINES
-
-    changes: dict[str, Any] = {}
+    if not isinstance(data, dict):
+        raise ConfigError(f"config must be a mapping, got {type(data).__name__} {data!r}")
+    data = copy.deepcopy(data)
     if algorithms is not None:
-        names = [a.name for a in cfg.algorithms]
+        names = [a.get("name") for a in data.get("algorithms") or [] if isinstance(a, dict)]
         for n in algorithms:
             if n not in names:
                 raise ConfigError(f"unknown algorithm name {n!r}: this config has {names}")
-        changes["algorithms"] = tuple(a for a in cfg.algorithms if a.name in algorithms)
+        data["algorithms"] = [a for a in data["algorithms"] if a.get("name") in algorithms]
     if references is not None:
-        for r in references:
-            if r not in BASELINES:
-                raise ConfigError(f"unknown reference policy {r!r}: expected some of {sorted(BASELINES)}")
-        changes["references"] = tuple(references)
-        changes["reference_kwargs"] = {k: v for k, v in cfg.reference_kwargs.items() if k in references}
+        data["references"] = list(references)
+        data["reference_kwargs"] = {k: v for k, v in (data.get("reference_kwargs") or {}).items() if k in references}
     if seeds is not None:
-        if not seeds or any(s < 0 for s in seeds) or len(set(seeds)) != len(seeds):
-            raise ConfigError(f"seeds {seeds}: expected distinct integers >= 0")
-        changes["seeds"] = tuple(seeds)
-    if total_timesteps is not None:
-        changes["total_timesteps"] = _positive_int(total_timesteps, "total_timesteps")
-    if eval_every is not None:
-        changes["eval_every"] = _positive_int(eval_every, "eval_every")
-    new = dataclasses.replace(cfg, **changes)
-    if new.eval_every > new.total_timesteps:
-        raise ConfigError(f"eval_every={new.eval_every} exceeds total_timesteps={new.total_timesteps}: expected at most the budget")
-    return new
+        data["seeds"] = list(seeds)
+    for key, value in (("total_timesteps", total_timesteps), ("eval_every", eval_every)):
+        if value is not None:
+            data[key] = value
+    for key, value in (("hands", eval_hands), ("paired_hands", paired_hands)):
+        if value is not None:
+            data["eval"] = {**(data.get("eval") or {}), key: value}
+    return data
 
 
 def _check_env_kwargs(env_id: str, kwargs: dict, where: str) -> None:

@@ -43,6 +43,8 @@ def parse_args(argv=None):
     p.add_argument("--seeds", help="comma-separated seeds (replaces the config's)")
     p.add_argument("--total-timesteps", type=int, help="budget per run (replaces the config's)")
     p.add_argument("--eval-every", type=int, help="scoring interval in steps (replaces the config's)")
+    p.add_argument("--eval-hands", type=int, help="exact-regret hands (replaces the config's eval.hands)")
+    p.add_argument("--paired-hands", type=int, help="hands of the paired reward (replaces the config's eval.paired_hands)")
     p.add_argument("--check", action="store_true", help="validate the config (and build each model once), then exit")
     p.add_argument("--json", action="store_true", help="print the summary JSON on stdout at the end")
     return p.parse_args(argv)
@@ -50,7 +52,7 @@ def parse_args(argv=None):
 
 def main(argv=None) -> int:
     args = parse_args(argv)
-    from agents.benchmark_config import BenchmarkConfig, ConfigError, override
+    from agents.benchmark_config import BenchmarkConfig, ConfigError
 
     say = lambda m: print(m, file=sys.stderr, flush=True)  # noqa: E731
     if args.num_cpus is not None and args.num_cpus < 1:
@@ -60,14 +62,15 @@ def main(argv=None) -> int:
         say("error: --no-ray and --address contradict each other: pick one")
         return 2
     try:
-        cfg = BenchmarkConfig.from_yaml(args.config)
         split = lambda v: [x for x in v.split(",") if x] if v is not None else None  # noqa: E731
         try:
             seeds = [int(x) for x in split(args.seeds)] if args.seeds is not None else None
         except ValueError:
             raise ConfigError(f"--seeds {args.seeds!r}: expected comma-separated integers") from None
-        cfg = override(cfg, algorithms=split(args.algorithms), references=split(args.references), seeds=seeds,
-                       total_timesteps=args.total_timesteps, eval_every=args.eval_every)
+        overrides = {"algorithms": split(args.algorithms), "references": split(args.references), "seeds": seeds,
+                     "total_timesteps": args.total_timesteps, "eval_every": args.eval_every,
+                     "eval_hands": args.eval_hands, "paired_hands": args.paired_hands}
+        cfg = BenchmarkConfig.from_yaml(args.config, **{k: v for k, v in overrides.items() if v is not None})
         from agents.benchmark_rl import check_buildable
 
         check_buildable(cfg)

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 import yaml
 
-from agents.benchmark_config import BenchmarkConfig, ConfigError, override
+from agents.benchmark_config import BenchmarkConfig, ConfigError, apply_overrides
 from agents.benchmark_rl import grid, run_grid
 from agents.eval_set import load_evalset
 from envs.rules.cache import entry_paths, file_sha256
@@ -74,11 +74,17 @@ def test_config_overrides_and_grid():
     cfg = BenchmarkConfig.from_dict(tiny(seeds=[0, 1, 2]))
     assert [s.run_id for s in grid(cfg)] == ["asia__MaskablePPO+MLP__0", "asia__MaskablePPO+MLP__1", "asia__MaskablePPO+MLP__2"]
     assert len({s.digest for s in grid(cfg)}) == 3
-    assert override(cfg, seeds=[5], total_timesteps=512).seeds == (5,)
+    two = tiny(algorithms=tiny()["algorithms"] + [{"name": "Scorer", "algo": "maskable_ppo", "policy": "NotInstalledPolicy"}])
+    with pytest.raises(ConfigError, match="unknown policy 'NotInstalledPolicy'"):
+        BenchmarkConfig.from_dict(two)
+    narrowed = BenchmarkConfig.from_dict(apply_overrides(two, algorithms=["MaskablePPO+MLP"], seeds=[5], total_timesteps=512,
+                                                         eval_hands=7, references=["random"]))
+    assert [a.name for a in narrowed.algorithms] == ["MaskablePPO+MLP"] and narrowed.seeds == (5,)
+    assert (narrowed.total_timesteps, narrowed.eval_hands, narrowed.eval_paired_hands, narrowed.references) == (512, 7, 30, ("random",))
     with pytest.raises(ConfigError, match="unknown algorithm name 'DQN'"):
-        override(cfg, algorithms=["DQN"])
-    with pytest.raises(ConfigError, match="exceeds total_timesteps=64"):
-        override(cfg, total_timesteps=64)
+        apply_overrides(two, algorithms=["DQN"])
+    with pytest.raises(ConfigError, match="eval_every=128 exceeds total_timesteps=64"):
+        BenchmarkConfig.from_dict(apply_overrides(tiny(), total_timesteps=64))
 
 
 @pytest.mark.parametrize("name", ["smoke", "asia", "paigow"])
@@ -216,7 +222,7 @@ def test_interrupted_grid_resumes_without_redoing_runs(tmp_path):
     model, train_cfg = load_model(out / "runs" / "asia__MaskablePPO+MLP__1" / "model.zip")
     assert train_cfg.algo == "maskable_ppo" and train_cfg.seed == 1 and model.num_timesteps == 1024
     # the same directory with another budget is refused, not mixed
-    cfg = override(BenchmarkConfig.from_yaml(cfg_path), total_timesteps=2048, references=["house-way", "random"])
+    cfg = BenchmarkConfig.from_yaml(cfg_path, total_timesteps=2048, references=["house-way", "random"])
     with pytest.raises(ValueError, match="holds a run of a different configuration"):
         run_grid(cfg, out, executor="local", log=lambda m: None)
 
