@@ -71,7 +71,7 @@ def main(argv=None) -> int:
                      "total_timesteps": args.total_timesteps, "eval_every": args.eval_every,
                      "eval_hands": args.eval_hands, "paired_hands": args.paired_hands}
         cfg = BenchmarkConfig.from_yaml(args.config, **{k: v for k, v in overrides.items() if v is not None})
-        from agents.benchmark_rl import check_buildable
+        from agents.benchmark_run import check_buildable
 
         check_buildable(cfg)
     except ConfigError as e:
