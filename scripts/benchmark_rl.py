@@ -58,6 +58,9 @@ def main(argv=None) -> int:
     if args.num_cpus is not None and args.num_cpus < 1:
         say(f"error: --num-cpus {args.num_cpus}: expected a positive number")
         return 2
+    if args.num_cpus is not None and args.address:
+        say("error: --num-cpus sizes a local Ray instance; a cluster (--address) brings its own CPUs: drop one")
+        return 2
     if args.no_ray and args.address:
         say("error: --no-ray and --address contradict each other: pick one")
         return 2
