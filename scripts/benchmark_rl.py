@@ -1,0 +1,121 @@
+#!/usr/bin/env python
+"""RL benchmark: algorithms × seeds × environments at a fixed step budget, scored by exact regret.
+
+Every run is scored every ``eval_every`` steps on a fixed evaluation set whose exact setting EVs
+are computed once and cached (so scoring is a lookup), plus the paired reward against the house
+way. Runs go to Ray (local by default, no setup; ``--address`` for a cluster) or, with
+``--no-ray``, run one after another in this process; the results are identical for the same seeds.
+
+Outputs in --out (default runs/benchmark/<name>): runs/<env>__<algo>__<seed>/{run.json,result.json},
+references/, benchmark.json; the markdown report (--report, default <out>/rl_benchmark.md) and one
+learning-curve PNG per environment next to it.
+
+Resuming: each finished run is stored atomically; rerunning the same command skips finished runs.
+Ctrl-C stops cleanly and prints the command to resume.
+
+Examples:
+    python scripts/benchmark_rl.py --config configs/benchmark/smoke.yaml --no-ray
+    nice -n 10 python scripts/benchmark_rl.py --config configs/benchmark/asia.yaml --report docs/rl_benchmark.md
+    python scripts/benchmark_rl.py --config configs/benchmark/asia.yaml --address ray://head:10001
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shlex
+import sys
+from pathlib import Path
+
+
+def parse_args(argv=None):
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--config", required=True, help="benchmark YAML (configs/benchmark/*.yaml)")
+    p.add_argument("--out", help="output directory (default runs/benchmark/<config name>); reused to resume")
+    p.add_argument("--report", help="markdown report path (default <out>/rl_benchmark.md); plots go next to it")
+    p.add_argument("--append-report", action="store_true",
+                   help="add this grid's section to an existing --report (e.g. Pai Gow after Asia) instead of overwriting it")
+    p.add_argument("--address", help="Ray cluster address (default: start Ray locally)")
+    p.add_argument("--num-cpus", type=int, help="CPUs of the local Ray instance (default: the config's, else all)")
+    p.add_argument("--no-ray", action="store_true", help="run in this process, one run after another (executor: local)")
+    p.add_argument("--algorithms", help="comma-separated subset of the config's algorithm names")
+    p.add_argument("--references", help="comma-separated reference baselines (replaces the config's; '' for none)")
+    p.add_argument("--seeds", help="comma-separated seeds (replaces the config's)")
+    p.add_argument("--total-timesteps", type=int, help="budget per run (replaces the config's)")
+    p.add_argument("--eval-every", type=int, help="scoring interval in steps (replaces the config's)")
+    p.add_argument("--eval-hands", type=int, help="exact-regret hands (replaces the config's eval.hands)")
+    p.add_argument("--paired-hands", type=int, help="hands of the paired reward (replaces the config's eval.paired_hands)")
+    p.add_argument("--check", action="store_true", help="validate the config (and build each model once), then exit")
+    p.add_argument("--json", action="store_true", help="print the summary JSON on stdout at the end")
+    return p.parse_args(argv)
+
+
+def main(argv=None) -> int:
+    args = parse_args(argv)
+    from agents.benchmark_config import BenchmarkConfig, ConfigError
+
+    say = lambda m: print(m, file=sys.stderr, flush=True)  # noqa: E731
+    if args.num_cpus is not None and args.num_cpus < 1:
+        say(f"error: --num-cpus {args.num_cpus}: expected a positive number")
+        return 2
+    if args.num_cpus is not None and args.address:
+        say("error: --num-cpus sizes a local Ray instance; a cluster (--address) brings its own CPUs: drop one")
+        return 2
+    if args.no_ray and args.address:
+        say("error: --no-ray and --address contradict each other: pick one")
+        return 2
+    try:
+        split = lambda v: [x for x in v.split(",") if x] if v is not None else None  # noqa: E731
+        try:
+            seeds = [int(x) for x in split(args.seeds)] if args.seeds is not None else None
+        except ValueError:
+            raise ConfigError(f"--seeds {args.seeds!r}: expected comma-separated integers") from None
+        overrides = {"algorithms": split(args.algorithms), "references": split(args.references), "seeds": seeds,
+                     "total_timesteps": args.total_timesteps, "eval_every": args.eval_every,
+                     "eval_hands": args.eval_hands, "paired_hands": args.paired_hands}
+        cfg = BenchmarkConfig.from_yaml(args.config, **{k: v for k, v in overrides.items() if v is not None})
+        from agents.benchmark_run import check_buildable
+
+        check_buildable(cfg)
+    except ConfigError as e:
+        say(f"error: {e}")
+        return 2
+    if args.check:
+        say(f"{args.config}: ok ({len(cfg.envs)} env(s) × {len(cfg.algorithms)} algorithm(s) × {len(cfg.seeds)} seed(s))")
+        return 0
+    from tqdm import tqdm
+
+    from agents.benchmark_report import write_report
+    from agents.benchmark_rl import GridInterrupted, grid, run_grid
+
+    out = Path(args.out or Path("runs") / "benchmark" / cfg.name)
+    report = Path(args.report) if args.report else out / "rl_benchmark.md"
+    command = "python scripts/benchmark_rl.py " + " ".join(shlex.quote(a) for a in (argv if argv is not None else sys.argv[1:]))
+    executor = "local" if args.no_ray else ("ray" if args.address else None)
+    try:
+        with tqdm(total=len(grid(cfg)), desc=cfg.name, unit="run", file=sys.stderr, disable=None) as bar:
+            summary = run_grid(cfg, out, executor=executor, address=args.address, num_cpus=args.num_cpus,
+                               log=lambda m: bar.write(m, file=sys.stderr), progress=bar.update)
+    except GridInterrupted as e:
+        say(f"\ninterrupted: {e.done}/{e.total} runs finished and stored in {out / 'runs'}.\n"
+            f"resume with: {command}" + ("" if args.out else f" --out {shlex.quote(str(out))}"))
+        return 130
+    except KeyboardInterrupt:
+        say(f"\ninterrupted before any run started; nothing to resume. rerun: {command}")
+        return 130
+    except (ValueError, FileNotFoundError) as e:
+        say(f"error: {e}")
+        return 2
+    plots = write_report(summary, report, command, append=args.append_report)
+    say(f"report: {report}; curves: {', '.join(str(p) for p in plots.values())}; data: {out / 'benchmark.json'}")
+    if args.json:
+        print(json.dumps(summary, indent=1, default=float))
+    if summary["failed"]:
+        say(f"{len(summary['failed'])} run(s) failed: {', '.join(summary['failed'])}; fix and rerun the same command "
+            "(finished runs are kept)")
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
