@@ -10,7 +10,7 @@ Config (``configs/asia_maskable_ppo.yaml``)::
     algo_kwargs: {learning_rate: 0.0003, n_steps: 512, batch_size: 256}
     policy_kwargs: {net_arch: [256, 256]}
     n_envs: 4
-    vec_env: dummy                # dummy | subproc
+    vec_env: native               # native | dummy | subproc
     total_timesteps: 200000
     seed: 0
     checkpoint_freq: 50000        # environment steps between checkpoints
@@ -37,6 +37,8 @@ from envs.rules.options import dataclass_from_dict
 
 ALGOS = ("maskable_ppo", "ppo", "a2c", "dqn")
 MASKING_ALGOS = ("maskable_ppo",)
+#: native: all envs in one numba call (agents/sb3_vec.py); dummy / subproc: SB3's VecEnvs of single envs
+VEC_ENVS = ("native", "dummy", "subproc")
 
 
 @dataclass
@@ -65,8 +67,8 @@ class TrainConfig:
             raise ValueError(f"unknown env id {self.env_id!r}: expected one of {list(envs.ENV_IDS)}")
         if self.algo not in ALGOS:
             raise ValueError(f"unknown algo {self.algo!r}: expected one of {ALGOS}")
-        if self.vec_env not in ("dummy", "subproc"):
-            raise ValueError(f"vec_env={self.vec_env!r}: expected 'dummy' or 'subproc'")
+        if self.vec_env not in VEC_ENVS:
+            raise ValueError(f"vec_env={self.vec_env!r}: expected one of {VEC_ENVS}")
         for name in ("n_envs", "total_timesteps", "checkpoint_freq"):
             v = getattr(self, name)
             if isinstance(v, bool) or not isinstance(v, int) or v < 1:
@@ -138,6 +140,11 @@ def make_vec_env(cfg: TrainConfig, n_envs: int | None = None, seed: int | None =
     from stable_baselines3.common.env_util import make_vec_env as sb3_make_vec_env
     from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
 
+    if cfg.vec_env == "native":
+        from agents.sb3_vec import make_native_vec_env
+
+        return make_native_vec_env(cfg.env_id, n_envs or cfg.n_envs, cfg.resolved_env_kwargs,
+                                   seed=cfg.seed if seed is None else seed)
     vec_cls = SubprocVecEnv if cfg.vec_env == "subproc" else DummyVecEnv
     return sb3_make_vec_env(EnvFactory(cfg.env_id, cfg.resolved_env_kwargs), n_envs=n_envs or cfg.n_envs,
                             seed=cfg.seed if seed is None else seed, vec_env_cls=vec_cls)

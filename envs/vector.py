@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import numba
 import numpy as np
 from gymnasium import spaces
 from gymnasium.utils import seeding
@@ -23,6 +24,9 @@ from .pai_gow_poker import PaiGowPokerEnv, PaiGowPokerSettingEnv
 from .rules.rank_tables import paigow_back_table
 from .seed_stream import generator_from_state, states_from_generators
 
+#: ``num_threads=None`` steps serially below this many sub-environments (a parallel region costs
+#: more than it saves on small batches), with all of numba's threads from it up
+PARALLEL_FROM = 256
 _MODES = {AutoresetMode.NEXT_STEP: K.NEXT_STEP, AutoresetMode.SAME_STEP: K.SAME_STEP, AutoresetMode.DISABLED: K.DISABLED}
 _PHASE_NAMES = np.array(["bet", "set", "done"], dtype=object)
 _OUTCOME_KEYS = ("setting", "fouled", "hands_won", "main_result", "main_chips", "bonus_chips", "bonus_line",
@@ -90,11 +94,14 @@ _MANUAL = """
 
     ## Arguments
     ``gym.make_vec("{env_id}", num_envs=N, vectorization_mode="vector_entry_point",
-    autoreset_mode=AutoresetMode.NEXT_STEP, **fields)`` or ``{cls}(num_envs, config=None,
-    autoreset_mode=..., **fields)``: the config and every keyword of the single environment
-    (``house_way``, ``rules``, ``dealer_samples``, ``observe_settings``, bet levels, bonus
-    table, ``allow_house_way_action``, ``invalid_action``, ...). ``num_envs`` must be a
-    positive integer. ``render_mode`` is not supported (render a single env instead).
+    autoreset_mode=AutoresetMode.NEXT_STEP, num_threads=None, **fields)`` or ``{cls}(num_envs,
+    config=None, autoreset_mode=..., num_threads=None, **fields)``: the config and every keyword
+    of the single environment (``house_way``, ``rules``, ``dealer_samples``,
+    ``observe_settings``, bet levels, bonus table, ``allow_house_way_action``,
+    ``invalid_action``, ...). ``num_envs`` must be a positive integer. ``num_threads``: numba
+    threads per step (1 = serial kernel; ``None`` = serial below 256 sub-environments, all of
+    numba's threads from 256 up). Results do not depend on it. ``render_mode`` is not
+    supported (render a single env instead).
 
     ## Version History
     * v0: initial release (numba batch step; penalised invalid actions as described above).
@@ -108,9 +115,17 @@ class SplitHandVectorEnv(VectorEnv):
     env_id: str = ""
 
     def __init__(self, num_envs: int = 1, config=None, *, autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP,
-                 render_mode: str | None = None, **overrides):
+                 num_threads: int | None = None, render_mode: str | None = None, **overrides):
         if isinstance(num_envs, (bool, np.bool_)) or not isinstance(num_envs, (int, np.integer)) or num_envs < 1:
             raise ValueError(f"num_envs={num_envs!r}: expected a positive integer (the number of sub-environments)")
+        max_threads = numba.config.NUMBA_NUM_THREADS
+        if num_threads is not None and (isinstance(num_threads, (bool, np.bool_)) or not isinstance(num_threads, (int, np.integer))
+                                        or not 1 <= num_threads <= max_threads):
+            raise ValueError(f"num_threads={num_threads!r}: expected None (automatic) or an integer 1..{max_threads} "
+                             "(numba's thread count)")
+        if num_threads is None:
+            num_threads = max_threads if num_envs >= PARALLEL_FROM else 1
+        self.num_threads = int(num_threads)
         if render_mode is not None:
             raise ValueError(f"render_mode={render_mode!r}: the vector environment does not render; "
                              f"expected None (render a single {self.single_env_cls.__name__} instead)")
@@ -146,7 +161,6 @@ class SplitHandVectorEnv(VectorEnv):
         self._max_payout = float(table.max_payout) if table is not None and table.max_payout is not None else np.inf
         self._bet_main = np.array([a for a, _ in self.bet_table] or [0.0], dtype=np.float64)
         self._bet_bonus = np.array([b for _, b in self.bet_table] or [0.0], dtype=np.float64)
-        self._params = (self._asia, np.int64(proto._style_id), proto._rank, proto._to_two)
         n, k, s, w = self.num_envs, proto._n_dealers, proto.n_settings, proto.ranks_width
         self._streams = np.zeros((n, 4), dtype=np.uint64)
         self._seeded = False
@@ -180,11 +194,7 @@ class SplitHandVectorEnv(VectorEnv):
             super().reset(seed=int(seed))
         self._seed_streams(seeds, which)
         obs = np.zeros((self.num_envs, self._obs_size), dtype=np.float32) if not self._reset_called else self._last_obs.copy()
-        c = self._consts()
-        K.reset_kernel(which, c["asia"], c["style"], c["rank"], c["to_two"], c["betting"], c["fixed"], c["n_bet"],
-                       c["offset"], c["n_settings"], c["hw"], c["mask_fouls"], c["observe"], c["scale"], c["main_max"],
-                       c["bonus_max"], self._streams, self.player, self.dealers, self.ranks, self.fouled,
-                       self.house_way_setting, self.phase, self.main_wager, self.bonus_wager, self._mask, obs)
+        self._run(K.reset_serial, K.reset_parallel, which, self._game(), self._state(), obs)
         self._reset_called = True
         self._last_obs = obs
         return obs.copy(), self._base_info()
@@ -194,23 +204,14 @@ class SplitHandVectorEnv(VectorEnv):
             raise RuntimeError("step() before reset(): call reset() first")
         a = self._check_actions(actions)
         n = self.num_envs
-        c = self._consts()
-        bad, why = K.first_refused(a, self._mask, self.phase, self.n_actions, c["raise"], self._mode)
+        bad, why = K.first_refused(a, self._mask, self.phase, self.n_actions, self.config.invalid_action == "raise",
+                                   self._mode)
         if bad >= 0:
             raise ValueError(self._refusal(int(bad), int(why), actions))
         obs = np.empty((n, self._obs_size), dtype=np.float32)
         final_obs = np.empty((n if self._mode == K.SAME_STEP else 1, self._obs_size), dtype=np.float32)
-        out = _Outputs(n)
-        K.step_kernel(a, self._mode, c["asia"], c["style"], c["rank"], c["to_two"], c["commission"], c["betting"],
-                      c["fixed"], self._bet_main, self._bet_bonus, c["n_bet"], c["offset"], c["n_settings"], c["hw"],
-                      c["mask_fouls"], c["observe"], c["scale"], c["main_max"], c["bonus_max"], c["unit"],
-                      c["penalty"], c["cat5"], self._line_of_code, self._line_odds, self._max_payout,
-                      self._streams, self.player, self.dealers, self.ranks, self.fouled, self.house_way_setting,
-                      self.phase, self.main_wager, self.bonus_wager, self._mask, self._dealer_settings,
-                      self._dealer_won, obs, final_obs, out.reward, out.terminated, out.kind, out.reason,
-                      out.setting, out.fouled, out.hands_won, out.main_result, out.main_chips, out.bonus_chips,
-                      out.bonus_line, out.net_chips, out.dealer_setting, out.main_wager, out.bonus_wager,
-                      out.cards, out.house_way, out.dealer_cards)
+        out = _Outputs(n, obs, final_obs)
+        self._run(K.step_serial, K.step_parallel, a, self._game(), self._state(), out.as_tuple())
         self._last_obs = obs
         self._last = out
         self._last_final_obs = final_obs
@@ -257,22 +258,38 @@ class SplitHandVectorEnv(VectorEnv):
         return generator_from_state(self._streams[int(i)])
 
     # ---- internals -----------------------------------------------------------------------
-    def _consts(self) -> dict[str, Any]:
-        c = getattr(self, "_c", None)
-        if c is None:
+    def _game(self) -> tuple:
+        """The ``game`` tuple of the kernels (:data:`envs.vector_kernels.GAME_FIELDS`)."""
+        game = getattr(self, "_game_tuple", None)
+        if game is None:
             p = self._proto
             cfg = self.config
-            c = {"asia": self._asia, "style": np.int64(p._style_id), "rank": p._rank, "to_two": p._to_two,
-                 "betting": p.betting, "fixed": float(p._fixed_wager()) if not p.betting else 0.0,
-                 "n_bet": p.n_bet_actions, "offset": p.setting_offset, "n_settings": p.n_settings,
-                 "hw": -1 if p.house_way_action is None else int(p.house_way_action), "mask_fouls": bool(cfg.mask_fouls),
-                 "observe": bool(cfg.observe_settings), "scale": p._value_scale, "main_max": float(p._main_max),
-                 "bonus_max": float(p._bonus_max or 0.0), "unit": float(cfg.unit),
-                 "penalty": float(cfg.invalid_action_penalty), "cat5": paigow_back_table().category,
-                 "commission": float(cfg.rules.commission) if not self._asia else 0.0,
-                 "raise": cfg.invalid_action == "raise"}
-            self._c = c
-        return c
+            game = (bool(self._asia), np.int64(p._style_id), p._rank, p._to_two,
+                    float(cfg.rules.commission) if not self._asia else 0.0, bool(p.betting),
+                    float(p._fixed_wager()) if not p.betting else 0.0, self._bet_main, self._bet_bonus,
+                    np.int64(p.n_bet_actions), np.int64(p.setting_offset), np.int64(p.n_settings),
+                    np.int64(-1 if p.house_way_action is None else p.house_way_action), bool(cfg.mask_fouls),
+                    bool(cfg.observe_settings), p._value_scale, float(p._main_max), float(p._bonus_max or 0.0),
+                    float(cfg.unit), float(cfg.invalid_action_penalty), paigow_back_table().category,
+                    self._line_of_code, self._line_odds, float(self._max_payout), np.int64(self._mode))
+            assert len(game) == len(K.GAME_FIELDS)
+            self._game_tuple = game
+        return game
+
+    def _state(self) -> tuple:
+        return (self._streams, self.player, self.dealers, self.ranks, self.fouled, self.house_way_setting, self.phase,
+                self.main_wager, self.bonus_wager, self._mask, self._dealer_settings, self._dealer_won)
+
+    def _run(self, serial, parallel, *args) -> None:
+        if self.num_threads == 1:
+            serial(*args)
+            return
+        before = numba.get_num_threads()
+        numba.set_num_threads(self.num_threads)
+        try:
+            parallel(*args)
+        finally:
+            numba.set_num_threads(before)
 
     def _check_actions(self, actions) -> np.ndarray:
         arr = np.asarray(actions)
@@ -393,13 +410,11 @@ class SplitHandVectorEnv(VectorEnv):
 
 
 class _Outputs:
-    """Per-step output arrays of :func:`envs.vector_kernels.step_kernel`."""
+    """Per-step output arrays of the step kernels (:data:`envs.vector_kernels.OUT_FIELDS`)."""
 
-    __slots__ = ("reward", "terminated", "kind", "reason", "setting", "fouled", "hands_won", "main_result",
-                 "main_chips", "bonus_chips", "bonus_line", "net_chips", "dealer_setting", "main_wager",
-                 "bonus_wager", "cards", "house_way", "dealer_cards")
-
-    def __init__(self, n: int):
+    def __init__(self, n: int, obs: np.ndarray, final_obs: np.ndarray):
+        self.obs = obs
+        self.final_obs = final_obs
         self.reward = np.zeros(n, dtype=np.float64)
         self.terminated = np.zeros(n, dtype=np.bool_)
         self.kind = np.zeros(n, dtype=np.int8)
@@ -418,6 +433,9 @@ class _Outputs:
         self.cards = np.zeros((n, 7), dtype=np.int64)
         self.house_way = np.zeros(n, dtype=np.int64)
         self.dealer_cards = np.zeros((n, 7), dtype=np.int64)
+
+    def as_tuple(self) -> tuple:
+        return tuple(getattr(self, f) for f in K.OUT_FIELDS)
 
 
 def _manual(cls, single, env_id):

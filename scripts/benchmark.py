@@ -9,10 +9,14 @@ Sections (``--only`` to pick):
   env        single-env step rate of AsiaPokerSetting-v0 vs Gymnasium's Blackjack-v1, same run
   bonus      the exhaustive bonus enumeration (all 154,143,080 hands, no cache)
   exact      exact solver: seconds per hand vs the naive method (see the exact-solver section)
+  vector     (only with --only) batched steps/s for N envs: the native vector env vs gym.make_vec sync, SB3
+             DummyVecEnv / SubprocVecEnv of single envs and EnvPool Blackjack-v1 (if installed);
+             MaskablePPO training steps/s native vs DummyVecEnv with the share of time in the env
 
 Examples:
     python scripts/benchmark.py --out docs/benchmarks.json
     python scripts/benchmark.py --only env --seconds 5
+    python scripts/benchmark.py --only vector --out docs/benchmarks_vector.json
 """
 
 from __future__ import annotations
@@ -27,7 +31,7 @@ import time
 import numba
 import numpy as np
 
-SECTIONS = ("rules", "houseway", "simulate", "env", "bonus", "exact")
+SECTIONS = ("rules", "houseway", "simulate", "env", "bonus", "exact", "vector")
 
 
 def _timeit(fn, min_seconds: float) -> tuple[int, float]:
@@ -181,6 +185,12 @@ def bench_exact(args) -> dict:
     return run_exact_benchmark(args)
 
 
+def bench_vector(args) -> dict:
+    from agents.vector_benchmark import run_vector_benchmark
+
+    return run_vector_benchmark(args)
+
+
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--only", action="append", choices=SECTIONS, help="run only these sections (repeatable)")
@@ -188,9 +198,13 @@ def main(argv=None) -> int:
     p.add_argument("--repeats", type=int, default=3, help="interleaved repeats of the env comparison (default 3)")
     p.add_argument("--rounds", type=int, default=5_000_000, help="rounds for the simulate section (default 5,000,000)")
     p.add_argument("--exact-hands", type=int, default=3, help="hands for the exact-solver timing (default 3)")
+    p.add_argument("--vector-envs", default="1,64,256,1024",
+                   help="vector section: comma-separated numbers of environments (default 1,64,256,1024)")
+    p.add_argument("--train-steps", type=int, default=8192,
+                   help="vector section: MaskablePPO steps per training measurement (default 8192; 0 skips training)")
     p.add_argument("--out", help="also write the JSON to this file")
     args = p.parse_args(argv)
-    sections = args.only or [s for s in SECTIONS if s != "bonus"]
+    sections = args.only or [s for s in SECTIONS if s not in ("bonus", "vector")]
     result = {"machine": {"cpus": os.cpu_count(), "numba_threads": numba.config.NUMBA_NUM_THREADS,
                           "python": platform.python_version(), "numba": numba.__version__,
                           "platform": platform.platform()},
