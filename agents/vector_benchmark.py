@@ -138,6 +138,8 @@ def _envpool_available() -> bool:
 
 
 def step_rates(sizes, seconds: float, repeats: int, progress=None) -> dict[str, Any]:
+    import envs  # noqa: F401  (registers the ids)
+
     all_threads = numba.config.NUMBA_NUM_THREADS
     contenders: list[_Contender] = []
     for n in sizes:
@@ -201,7 +203,7 @@ class _TimedVecEnv:
         return Timed(venv)
 
 
-def training_rates(train_steps: int, n_envs_list=(4, 64)) -> dict[str, Any]:
+def training_rates(train_steps: int, n_envs_list=(4, 64), rollout: int = 4096, batch_size: int = 512) -> dict[str, Any]:
     """MaskablePPO steps/s on AsiaPokerSetting-v0 with the shipped config's env and network
     (dealer_samples 16, observe_settings, [256, 256], batch 512, 5 epochs), native vs DummyVecEnv."""
     import torch
@@ -218,13 +220,13 @@ def training_rates(train_steps: int, n_envs_list=(4, 64)) -> dict[str, Any]:
     out: dict[str, Any] = {"env_id": env_id, "env_kwargs": kwargs, "steps": train_steps, "policy": "MlpPolicy [256, 256]",
                            "torch_threads": 1}
     for n_envs in n_envs_list:
-        n_steps = max(4096 // n_envs, 8)
-        row = {"n_steps": n_steps, "batch_size": 512, "n_epochs": 5}
+        n_steps = max(rollout // n_envs, 2)
+        row = {"n_steps": n_steps, "batch_size": batch_size, "n_epochs": 5}
         for name in ("dummy", "native"):
             venv = (make_native_vec_env(env_id, n_envs, kwargs, seed=0) if name == "native"
                     else make_vec_env(EnvFactory(env_id, kwargs), n_envs=n_envs, seed=0, vec_env_cls=DummyVecEnv))
             timed = _TimedVecEnv.wrap(venv)
-            model = MaskablePPO("MlpPolicy", timed, n_steps=n_steps, batch_size=512, n_epochs=5, gamma=0.0,
+            model = MaskablePPO("MlpPolicy", timed, n_steps=n_steps, batch_size=batch_size, n_epochs=5, gamma=0.0,
                                 policy_kwargs={"net_arch": [256, 256]}, seed=0, device="cpu", verbose=0)
             t0 = time.perf_counter()
             model.learn(train_steps)
@@ -237,10 +239,19 @@ def training_rates(train_steps: int, n_envs_list=(4, 64)) -> dict[str, Any]:
     return out
 
 
-def run_vector_benchmark(args) -> dict[str, Any]:
-    sizes = [int(x) for x in str(args.vector_envs).split(",") if x.strip()]
+def parse_sizes(text: str) -> list[int]:
+    """``"1,64,256"`` -> ``[1, 64, 256]`` (argparse type of ``--vector-envs``)."""
+    try:
+        sizes = [int(x) for x in str(text).split(",") if x.strip()]
+    except ValueError:
+        sizes = []
     if not sizes or min(sizes) < 1:
-        raise ValueError(f"--vector-envs {args.vector_envs!r}: expected comma-separated positive integers")
+        raise ValueError(f"{text!r}: expected comma-separated positive integers such as 1,64,256,1024")
+    return sizes
+
+
+def run_vector_benchmark(args) -> dict[str, Any]:
+    sizes = parse_sizes(args.vector_envs) if isinstance(args.vector_envs, str) else list(args.vector_envs)
     try:
         from tqdm import tqdm
     except ImportError:  # pragma: no cover

@@ -387,9 +387,9 @@ class SplitHandVectorEnv(VectorEnv):
                       "bonus_wager": out.bonus_wager,
                       "house_way_action": (actions == self.house_way_action) if self.house_way_action is not None
                       else np.zeros(self.num_envs, dtype=np.bool_)}
-            for k in _OUTCOME_KEYS:
+            for k in _OUTCOME_KEYS:  # one shared row mask: Gymnasium's "_key" arrays, read-only by convention
                 info[k] = values[k]
-                info[f"_{k}"] = settled.copy()
+                info[f"_{k}"] = settled
         if invalid.any():
             reasons = np.full(self.num_envs, None, dtype=object)
             for i in np.flatnonzero(invalid):
@@ -413,26 +413,20 @@ class _Outputs:
     """Per-step output arrays of the step kernels (:data:`envs.vector_kernels.OUT_FIELDS`)."""
 
     def __init__(self, n: int, obs: np.ndarray, final_obs: np.ndarray):
+        # a few fresh blocks per step (rows are contiguous views), so infos can hold views safely
         self.obs = obs
         self.final_obs = final_obs
-        self.reward = np.zeros(n, dtype=np.float64)
-        self.terminated = np.zeros(n, dtype=np.bool_)
-        self.kind = np.zeros(n, dtype=np.int8)
-        self.reason = np.zeros(n, dtype=np.int8)
-        self.setting = np.zeros(n, dtype=np.int64)
-        self.fouled = np.zeros(n, dtype=np.bool_)
-        self.hands_won = np.zeros(n, dtype=np.int64)
-        self.main_result = np.zeros(n, dtype=np.float64)
-        self.main_chips = np.zeros(n, dtype=np.float64)
-        self.bonus_chips = np.zeros(n, dtype=np.float64)
-        self.bonus_line = np.full(n, -1, dtype=np.int64)
-        self.net_chips = np.zeros(n, dtype=np.float64)
-        self.dealer_setting = np.zeros(n, dtype=np.int64)
-        self.main_wager = np.zeros(n, dtype=np.float64)
-        self.bonus_wager = np.zeros(n, dtype=np.float64)
-        self.cards = np.zeros((n, 7), dtype=np.int64)
-        self.house_way = np.zeros(n, dtype=np.int64)
-        self.dealer_cards = np.zeros((n, 7), dtype=np.int64)
+        f = np.zeros((7, n), dtype=np.float64)
+        self.reward, self.main_result, self.main_chips, self.bonus_chips, self.net_chips = f[0], f[1], f[2], f[3], f[4]
+        self.main_wager, self.bonus_wager = f[5], f[6]
+        i = np.zeros((5, n), dtype=np.int64)
+        self.setting, self.hands_won, self.bonus_line, self.dealer_setting, self.house_way = i[0], i[1], i[2], i[3], i[4]
+        b = np.zeros((2, n), dtype=np.bool_)
+        self.terminated, self.fouled = b[0], b[1]
+        k = np.zeros((2, n), dtype=np.int8)
+        self.kind, self.reason = k[0], k[1]
+        c = np.zeros((2, n, 7), dtype=np.int64)
+        self.cards, self.dealer_cards = c[0], c[1]
 
     def as_tuple(self) -> tuple:
         return tuple(getattr(self, f) for f in K.OUT_FIELDS)

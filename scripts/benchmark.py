@@ -185,6 +185,15 @@ def bench_exact(args) -> dict:
     return run_exact_benchmark(args)
 
 
+def _vector_sizes(text: str) -> list[int]:
+    from agents.vector_benchmark import parse_sizes
+
+    try:
+        return parse_sizes(text)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+
+
 def bench_vector(args) -> dict:
     from agents.vector_benchmark import run_vector_benchmark
 
@@ -198,7 +207,7 @@ def main(argv=None) -> int:
     p.add_argument("--repeats", type=int, default=3, help="interleaved repeats of the env comparison (default 3)")
     p.add_argument("--rounds", type=int, default=5_000_000, help="rounds for the simulate section (default 5,000,000)")
     p.add_argument("--exact-hands", type=int, default=3, help="hands for the exact-solver timing (default 3)")
-    p.add_argument("--vector-envs", default="1,64,256,1024",
+    p.add_argument("--vector-envs", default="1,64,256,1024", type=_vector_sizes,
                    help="vector section: comma-separated numbers of environments (default 1,64,256,1024)")
     p.add_argument("--train-steps", type=int, default=8192,
                    help="vector section: MaskablePPO steps per training measurement (default 8192; 0 skips training)")

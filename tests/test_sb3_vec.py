@@ -52,7 +52,7 @@ def test_masks_and_attributes():
     vec.reset()
     assert is_masking_supported(vec)
     masks = get_action_masks(vec)
-    assert masks.shape == (4, 28) and masks[:, :28].sum(axis=1).tolist() == [28, 28, 28, 28]
+    assert masks.shape == (4, 49) and masks[:, :28].all() and not masks[:, 28:].any()  # bet phase
     assert vec.get_attr("bet_table")[0] == vec.venv.bet_table
     with pytest.raises(AttributeError, match="supports env_method\\('action_masks'\\) only, got 'render'"):
         vec.env_method("render")
@@ -89,3 +89,26 @@ def test_training_config_native(tmp_path):
     assert (run_dir / "model.zip").exists()
     with pytest.raises(ValueError, match="vec_env='threads': expected one of"):
         TrainConfig(vec_env="threads")
+
+
+def test_vector_benchmark_tiny():
+    from types import SimpleNamespace
+
+    from agents.vector_benchmark import parse_sizes, run_vector_benchmark, training_rates
+
+    args = SimpleNamespace(vector_envs="2", seconds=0.02, repeats=1, train_steps=0)
+    rep = run_vector_benchmark(args)
+    med = rep["steps_per_second"]
+    for name in ("native[AsiaPokerSetting-v0, 1 thread]", "gym_sync[PaiGowPokerSetting-v0]",
+                 "sb3_dummy[AsiaPokerSetting-v0]", "sb3_subproc[PaiGowPokerSetting-v0]"):
+        if "1 thread" in name and rep["numba_threads"] == 1:
+            continue
+        assert med[name]["2"] > 0, name
+    assert rep["ratios"]["AsiaPokerSetting-v0@2"]["over_gym_sync"] > 0
+    train = training_rates(64, n_envs_list=(2,), rollout=32, batch_size=32)
+    row = train["n_envs=2"]
+    assert 0 < row["native"]["env_share"] < 1 and 0 < row["dummy"]["env_share"] < 1
+    with pytest.raises(ValueError, match="'0,3': expected comma-separated positive integers"):
+        parse_sizes("0,3")
+    with pytest.raises(ValueError, match="'a': expected"):
+        parse_sizes("a")
