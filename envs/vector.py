@@ -24,9 +24,6 @@ from .pai_gow_poker import PaiGowPokerEnv, PaiGowPokerSettingEnv
 from .rules.rank_tables import paigow_back_table
 from .seed_stream import generator_from_state, states_from_generators
 
-#: ``num_threads=None`` steps serially below this many sub-environments (a parallel region costs
-#: more than it saves on small batches), with all of numba's threads from it up
-PARALLEL_FROM = 256
 _MODES = {AutoresetMode.NEXT_STEP: K.NEXT_STEP, AutoresetMode.SAME_STEP: K.SAME_STEP, AutoresetMode.DISABLED: K.DISABLED}
 _PHASE_NAMES = np.array(["bet", "set", "done"], dtype=object)
 _OUTCOME_KEYS = ("setting", "fouled", "hands_won", "main_result", "main_chips", "bonus_chips", "bonus_line",
@@ -94,14 +91,16 @@ _MANUAL = """
 
     ## Arguments
     ``gym.make_vec("{env_id}", num_envs=N, vectorization_mode="vector_entry_point",
-    autoreset_mode=AutoresetMode.NEXT_STEP, num_threads=None, **fields)`` or ``{cls}(num_envs,
-    config=None, autoreset_mode=..., num_threads=None, **fields)``: the config and every keyword
+    autoreset_mode=AutoresetMode.NEXT_STEP, num_threads=1, **fields)`` or ``{cls}(num_envs,
+    config=None, autoreset_mode=..., num_threads=1, **fields)``: the config and every keyword
     of the single environment (``house_way``, ``rules``, ``dealer_samples``,
     ``observe_settings``, bet levels, bonus table, ``allow_house_way_action``,
     ``invalid_action``, ...). ``num_envs`` must be a positive integer. ``num_threads``: numba
-    threads per step (1 = serial kernel; ``None`` = serial below 256 sub-environments, all of
-    numba's threads from 256 up). Results do not depend on it. ``render_mode`` is not
-    supported (render a single env instead).
+    threads per step: 1 (default) runs the serial kernel, ``k > 1`` a ``prange`` over
+    environments on ``k`` threads, ``None`` on all of numba's threads. Results do not depend on
+    it; on a machine whose cores are busy a parallel region waits for every thread and can be
+    much slower than the serial kernel (docs/benchmarks.md). ``render_mode`` is not supported
+    (render a single env instead).
 
     ## Version History
     * v0: initial release (numba batch step; penalised invalid actions as described above).
@@ -115,16 +114,16 @@ class SplitHandVectorEnv(VectorEnv):
     env_id: str = ""
 
     def __init__(self, num_envs: int = 1, config=None, *, autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP,
-                 num_threads: int | None = None, render_mode: str | None = None, **overrides):
+                 num_threads: int | None = 1, render_mode: str | None = None, **overrides):
         if isinstance(num_envs, (bool, np.bool_)) or not isinstance(num_envs, (int, np.integer)) or num_envs < 1:
             raise ValueError(f"num_envs={num_envs!r}: expected a positive integer (the number of sub-environments)")
         max_threads = numba.config.NUMBA_NUM_THREADS
         if num_threads is not None and (isinstance(num_threads, (bool, np.bool_)) or not isinstance(num_threads, (int, np.integer))
                                         or not 1 <= num_threads <= max_threads):
-            raise ValueError(f"num_threads={num_threads!r}: expected None (automatic) or an integer 1..{max_threads} "
+            raise ValueError(f"num_threads={num_threads!r}: expected None (all threads) or an integer 1..{max_threads} "
                              "(numba's thread count)")
         if num_threads is None:
-            num_threads = max_threads if num_envs >= PARALLEL_FROM else 1
+            num_threads = max_threads
         self.num_threads = int(num_threads)
         if render_mode is not None:
             raise ValueError(f"render_mode={render_mode!r}: the vector environment does not render; "
@@ -172,9 +171,6 @@ class SplitHandVectorEnv(VectorEnv):
         self.phase = np.full(n, K.DONE, dtype=np.int8)
         self.main_wager = np.zeros(n, dtype=np.float64)
         self.bonus_wager = np.zeros(n, dtype=np.float64)
-        self.cards = np.zeros((n, 7), dtype=np.int64)
-        self.house_way = np.zeros(n, dtype=np.int64)
-        self.dealer_cards = np.zeros((n, 7), dtype=np.int64)
         self._mask = np.zeros((n, self.n_actions), dtype=np.bool_)
         self._dealer_settings = np.zeros((n, k), dtype=np.int64)
         self._dealer_won = np.zeros((n, k), dtype=np.int64)
@@ -214,14 +210,12 @@ class SplitHandVectorEnv(VectorEnv):
         self._run(K.step_serial, K.step_parallel, a, self._game(), self._state(), out.as_tuple())
         self._last_obs = obs
         self._last = out
-        self._last_final_obs = final_obs
-        self._last_actions = a
         info = self._base_info()
         outcome = self._outcome_info(out, a)
         if self._mode == K.SAME_STEP:
             done = out.terminated
             if done.any():
-                final = {k: v for k, v in outcome.items()}
+                final = dict(outcome)
                 final.update(self._final_base_info(done))
                 final_objs = np.full(n, None, dtype=object)
                 for i in np.flatnonzero(done):

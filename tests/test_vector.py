@@ -304,3 +304,19 @@ def test_spaces_and_registration():
         assert vec.observation_space.contains(obs)
         assert info["action_mask"].shape == (2, single.action_space.n)
         assert "Episode End" in type(vec.unwrapped).__doc__
+
+
+def test_threads_do_not_change_results():
+    runs = []
+    for threads in (1, None):
+        env = AsiaPokerVectorEnv(16, num_threads=threads, invalid_action="raise")
+        _, info = env.reset(seed=8)
+        rng = np.random.default_rng(2)
+        trace = []
+        for _ in range(5):
+            obs, rew, term, _, info = env.step(env.sample_legal_actions(rng))
+            trace.append((obs.tobytes(), rew.tobytes(), term.tobytes()))
+        runs.append(trace)
+    assert runs[0] == runs[1]
+    with pytest.raises(ValueError, match="num_threads=0: expected None"):
+        AsiaPokerVectorEnv(2, num_threads=0)
