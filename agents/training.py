@@ -11,7 +11,7 @@ Config (``configs/asia_maskable_ppo.yaml``; every key is described in
     algo_kwargs: {learning_rate: 0.0003, n_steps: 512, batch_size: 256}
     policy_kwargs: {net_arch: [256, 256]}
     n_envs: 4
-    vec_env: dummy                # dummy | subproc
+    vec_env: native               # native | dummy | subproc
     total_timesteps: 200000
     seed: 0
     checkpoint_freq: 50000        # environment steps between checkpoints
@@ -96,6 +96,11 @@ def make_vec_env(cfg: TrainConfig, n_envs: int | None = None, seed: int | None =
     from stable_baselines3.common.env_util import make_vec_env as sb3_make_vec_env
     from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
 
+    if cfg.vec_env == "native":
+        from agents.sb3_vec import make_native_vec_env
+
+        return make_native_vec_env(cfg.env_id, n_envs or cfg.n_envs, cfg.resolved_env_kwargs,
+                                   seed=cfg.seed if seed is None else seed)
     subproc = cfg.vec_env == "subproc"
     return sb3_make_vec_env(EnvFactory(cfg.env_id, cfg.resolved_env_kwargs, in_worker=subproc),
                             n_envs=n_envs or cfg.n_envs, seed=cfg.seed if seed is None else seed,

@@ -24,7 +24,7 @@ YAML keys (``configs/asia_maskable_ppo.yaml``)::
     algo_kwargs: {learning_rate: 0.0003}         # keyword arguments of the algorithm class
     policy_kwargs: {net_arch: [256, 256]}        # keyword arguments of the policy class
     n_envs: 4                                    # parallel environments
-    vec_env: dummy                               # dummy | subproc
+    vec_env: native                              # native | dummy | subproc
     total_timesteps: 200000                      # environment steps in total
     seed: 0                                      # 0 .. 2**32 - 1
     checkpoint_freq: 50000                       # environment steps between checkpoints
@@ -48,7 +48,8 @@ from typing import Any
 
 ALGOS = ("maskable_ppo", "ppo", "a2c", "dqn")
 MASKING_ALGOS = ("maskable_ppo",)
-VEC_ENVS = ("dummy", "subproc")
+#: native: all envs in one numba call (agents/sb3_vec.py); dummy / subproc: SB3 VecEnvs of single envs
+VEC_ENVS = ("native", "dummy", "subproc")
 SEED_LIMIT = 2**32
 # YAML keys that record provenance (written by train()), not settings
 PROVENANCE_KEYS = ("versions", "resumed")
@@ -334,6 +335,12 @@ class TrainConfig:
                                                      or self.device.startswith("cuda:")):
             raise ValueError(f"device={self.device!r}: expected 'cpu', 'cuda', 'cuda:N', 'mps' or 'auto'")
         check_env_kwargs(self.env_id, self.env_kwargs)
+        if self.vec_env == "native":
+            from envs.registration import VECTOR_ENTRY_POINTS
+
+            if self.env_id not in VECTOR_ENTRY_POINTS:
+                raise ValueError(f"vec_env='native' for {self.env_id}: no native vector env for this id "
+                                 f"(there is one for {list(VECTOR_ENTRY_POINTS)}); expected 'dummy' or 'subproc'")
         if self.algo not in MASKING_ALGOS and self.env_kwargs.get("invalid_action") == "raise":
             raise ValueError(f"env.kwargs.invalid_action='raise' cannot train {self.algo}, which does not mask "
                              f"actions: the first fouled setting would stop the run; expected 'penalize' "

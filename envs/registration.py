@@ -14,6 +14,13 @@ TABLE_ENV_IDS = {
     "splitpoker/AsiaTable-v0": "envs.table.gym_env:AsiaTableEnv",
     "splitpoker/PaiGowTable-v0": "envs.table.gym_env:PaiGowTableEnv",
 }
+#: native batched versions (``gym.make_vec(id, num_envs=N, vectorization_mode="vector_entry_point")``)
+VECTOR_ENTRY_POINTS = {
+    "splitpoker/AsiaPoker-v0": "envs.vector:AsiaPokerVectorEnv",
+    "splitpoker/AsiaPokerSetting-v0": "envs.vector:AsiaPokerSettingVectorEnv",
+    "splitpoker/PaiGowPoker-v0": "envs.vector:PaiGowPokerVectorEnv",
+    "splitpoker/PaiGowPokerSetting-v0": "envs.vector:PaiGowPokerSettingVectorEnv",
+}
 GAME_OF_ENV = {
     "splitpoker/AsiaPoker-v0": "asia", "splitpoker/AsiaPokerSetting-v0": "asia",
     "splitpoker/PaiGowPoker-v0": "paigow", "splitpoker/PaiGowPokerSetting-v0": "paigow",
@@ -26,4 +33,5 @@ def register_envs() -> None:
 
     for env_id, entry_point in {**ENV_IDS, **TABLE_ENV_IDS}.items():
         if env_id not in registry:
-            register(id=env_id, entry_point=entry_point, disable_env_checker=False)
+            register(id=env_id, entry_point=entry_point, disable_env_checker=False,
+                     vector_entry_point=VECTOR_ENTRY_POINTS.get(env_id))

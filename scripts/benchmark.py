@@ -9,10 +9,14 @@ Sections (``--only`` to pick):
   env        single-env step rate of AsiaPokerSetting-v0 vs Gymnasium's Blackjack-v1, same run
   bonus      the exhaustive bonus enumeration (all 154,143,080 hands, no cache)
   exact      exact solver: seconds per hand vs the naive method (see the exact-solver section)
+  vector     (only with --only) batched steps/s for N envs: the native vector env vs gym.make_vec sync, SB3
+             DummyVecEnv / SubprocVecEnv of single envs and EnvPool Blackjack-v1 (if installed);
+             MaskablePPO training steps/s native vs DummyVecEnv with the share of time in the env
 
 Examples:
     python scripts/benchmark.py --out docs/benchmarks.json
     python scripts/benchmark.py --only env --seconds 5
+    python scripts/benchmark.py --only vector --out docs/benchmarks_vector.json
 
 --out must name a .json file in an existing, writable folder (checked before any timing) and is
 written atomically. Ctrl-C exits 130 and prints the sections finished so far (marked
@@ -39,7 +43,7 @@ import numpy as np
 
 from agents import cli
 
-SECTIONS = ("rules", "houseway", "simulate", "env", "bonus", "exact")
+SECTIONS = ("rules", "houseway", "simulate", "env", "bonus", "exact", "vector")
 
 
 def _timeit(fn, min_seconds: float) -> tuple[int, float]:
@@ -193,6 +197,21 @@ def bench_exact(args) -> dict:
     return run_exact_benchmark(args)
 
 
+def _vector_sizes(text: str) -> list[int]:
+    from agents.vector_benchmark import parse_sizes
+
+    try:
+        return parse_sizes(text)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+
+
+def bench_vector(args) -> dict:
+    from agents.vector_benchmark import run_vector_benchmark
+
+    return run_vector_benchmark(args)
+
+
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--only", action="append", choices=SECTIONS, help="run only these sections (repeatable)")
@@ -204,6 +223,10 @@ def main(argv=None) -> int:
                    default=5_000_000, help="rounds for the simulate section (default 5,000,000)")
     p.add_argument("--exact-hands", type=cli.count(1, 1000, "time: the naive method takes minutes per hand"),
                    default=3, help="hands for the exact-solver timing (default 3; 1..1000)")
+    p.add_argument("--vector-envs", default="1,64,256,1024", type=_vector_sizes,
+                   help="vector section: comma-separated numbers of environments (default 1,64,256,1024)")
+    p.add_argument("--train-steps", type=cli.count(0, 10_000_000, "time: MaskablePPO trains ~1k steps/s here"), default=8192,
+                   help="vector section: MaskablePPO steps per training measurement (default 8192; 0 skips training)")
     p.add_argument("--out", help="also write the JSON to this file (.json, atomically)")
     args = p.parse_args(argv)
     cli.handle_interrupts()
@@ -213,7 +236,7 @@ def main(argv=None) -> int:
         except cli.CliError as e:
             print(f"error: {e}", file=sys.stderr)
             return 2
-    sections = list(dict.fromkeys(args.only)) if args.only else [s for s in SECTIONS if s != "bonus"]
+    sections = list(dict.fromkeys(args.only)) if args.only else [s for s in SECTIONS if s not in ("bonus", "vector")]
     result = {"machine": {"cpus": os.cpu_count(), "numba_threads": numba.config.NUMBA_NUM_THREADS,
                           "python": platform.python_version(), "numba": numba.__version__,
                           "platform": platform.platform()},

@@ -168,6 +168,10 @@ CASES = [
     ("benchmark", ["--repeats", "0"], 2, "argument --repeats: 0: expected an integer 1..100"),
     ("benchmark", ["--rounds", "5"], 2, "argument --rounds: 5: expected an integer 10,000..1,000,000,000"),
     ("benchmark", ["--exact-hands", "0"], 2, "argument --exact-hands: 0: expected an integer 1..1,000"),
+    ("benchmark", ["--vector-envs", "0,64"], 2, "argument --vector-envs: '0,64': expected comma-separated integers 1..65,536"),
+    ("benchmark", ["--vector-envs", "a,b"], 2, "argument --vector-envs: 'a,b': expected comma-separated integers"),
+    ("benchmark", ["--vector-envs", "1000000"], 2, "argument --vector-envs: '1000000': expected comma-separated integers 1..65,536"),
+    ("benchmark", ["--train-steps", "-1"], 2, "argument --train-steps: -1: expected an integer 0..10,000,000"),
     ("benchmark", ["--out", "{t}/nofolder/b.json"], 2, "--out {t}/nofolder/b.json: the folder {t}/nofolder does not exist"),
     ("benchmark", ["--out", "{t}/b.txt"], 2, "--out {t}/b.txt: expected a file ending in .json"),
     # demo.py

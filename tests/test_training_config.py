@@ -83,6 +83,8 @@ BAD_CONFIGS = [
     ("boolean seed", _with(seed=True), ["seed=True"]),
     ("zero envs", _with(n_envs=0), ["n_envs=0", "positive integer"]),
     ("unknown vec_env", _with(vec_env="threads"), ["vec_env='threads'", "subproc"]),
+    ("native vec_env for a table id", _with(vec_env="native", env__id="splitpoker/PaiGowTable-v0", env__kwargs={}),
+     ["vec_env='native'", "splitpoker/PaiGowTable-v0", "expected 'dummy' or 'subproc'"]),
     ("negative total", _with(total_timesteps=-5), ["total_timesteps=-5"]),
     ("zero checkpoint_freq", _with(checkpoint_freq=0), ["checkpoint_freq=0"]),
     ("run_name climbing out", _with(run_name="../x"), ["run_name='../x'", "plain name"]),

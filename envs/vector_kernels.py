@@ -1,0 +1,272 @@
+"""Numba kernels of the batched environments (:mod:`envs.vector`): one call steps all N games.
+
+Every kernel runs the rules of :mod:`envs.rules.rounds` (deal, settings, house way, settlement),
+the bonus pay table (:mod:`envs.rules.paytables` as arrays), the observation of
+:mod:`envs.observation` and the action mask, for each sub-environment ``i`` in a ``prange`` over
+environments, so the Python layer only checks the actions and wraps arrays (EnvPool and Pgx are
+the models). Each sub-environment's episode seed comes from its own PCG64 stream
+(:mod:`envs.seed_stream`), the draw a single environment makes in ``reset``; so sub-environment
+``i`` deals exactly what a single environment seeded the same way deals.
+
+State of N environments (``VecState`` fields, all arrays with N rows):
+
+==============  ================  ===========================================================
+field           dtype, shape      meaning
+==============  ================  ===========================================================
+streams         uint64 (N, 4)     PCG64 state of each sub-environment's ``np_random``
+player          int64 (N, 7)      the player's sorted cards
+dealers         int64 (N, K, 7)   the K = ``dealer_samples`` dealer hands
+ranks           int64 (N, S, W)   hand values of every setting (W = 3 Asia, 2 Pai Gow)
+fouled          bool (N, S)       setting fouls
+house_way       int64 (N,)        house-way setting of the player's cards
+phase           int8 (N,)         :class:`envs.base.Phase` (bet, set, done)
+main_wager      float64 (N,)      ante / wager in chips
+bonus_wager     float64 (N,)      bonus / Fortune wager in chips
+mask            bool (N, A)       legal actions of the current phase
+==============  ================  ===========================================================
+
+The kernels take three tuples: ``game`` (the constants of the table, :data:`GAME_FIELDS`),
+``state`` (the fields above, then the scratch ``dealer_settings``, ``dealer_won``) and ``out``
+(the step's outputs, :data:`OUT_FIELDS`). Each kernel comes twice, serial (``*_serial``, one
+thread: best for few environments or a busy machine) and parallel over environments
+(``*_parallel``, numba's threads); both run the same per-environment function.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+from .observation import OBS_SIZE, fill_observation
+from .rules.bonus import features_sorted
+from .rules.dealing import bounded, stream_state
+from .rules.rounds import asia_round_start, asia_settle, paigow_round_start, paigow_settle
+from .seed_stream import next_round_seed
+
+BET, SET, DONE = 0, 1, 2  # envs.base.Phase
+
+#: what a sub-environment did in a step (``kind`` output)
+KIND_BET, KIND_SETTLED, KIND_INVALID, KIND_RESET = 0, 1, 2, 3
+#: why an action was refused (``reason`` output / validation)
+REASON_NONE, REASON_BET_PHASE, REASON_SET_PHASE, REASON_FOULED, REASON_RANGE, REASON_DONE = 0, 1, 2, 3, 4, 5
+#: autoreset modes
+NEXT_STEP, SAME_STEP, DISABLED = 0, 1, 2
+
+
+GAME_FIELDS = ("asia", "style_id", "rank", "to_two", "commission", "betting", "fixed_wager", "bet_main", "bet_bonus",
+               "n_bet", "offset", "n_settings", "hw_action", "mask_fouls", "observe_settings", "value_scale",
+               "main_max", "bonus_max", "unit", "penalty", "cat5", "line_of_code", "line_odds", "max_payout", "mode")
+STATE_FIELDS = ("streams", "player", "dealers", "ranks", "fouled", "house_way", "phase", "main_wager", "bonus_wager",
+                "mask", "dealer_settings", "dealer_won")
+OUT_FIELDS = ("obs", "final_obs", "reward", "terminated", "kind", "reason", "setting", "fouled", "hands_won",
+              "main_result", "main_chips", "bonus_chips", "bonus_line", "net_chips", "dealer_setting", "main_wager",
+              "bonus_wager", "cards", "house_way", "dealer_cards")
+
+
+@njit(cache=True, inline="always")
+def _start(i, game, state):
+    """``SplitHandEnv.reset`` for sub-environment ``i``: draw the round seed, deal, rank."""
+    asia, style_id, rank, to_two = game[0], game[1], game[2], game[3]
+    betting, fixed_wager = game[5], game[6]
+    streams, player, dealers, ranks, fouled, house_way, phase, main_wager, bonus_wager = state[:9]
+    seed = next_round_seed(streams[i])
+    if asia:
+        house_way[i] = asia_round_start(seed, style_id, rank, to_two, player[i], dealers[i], ranks[i], fouled[i])
+    else:
+        house_way[i] = paigow_round_start(seed, style_id, rank, to_two, player[i], dealers[i], ranks[i], fouled[i])
+    if betting:
+        phase[i] = BET
+        main_wager[i] = 0.0
+    else:
+        phase[i] = SET
+        main_wager[i] = fixed_wager
+    bonus_wager[i] = 0.0
+
+
+@njit(cache=True, inline="always")
+def _fill(i, game, state, obs_row):
+    """The observation (``SplitHandEnv._observation``) and mask (``action_masks``) of env ``i``."""
+    n_bet, offset, n_settings, hw_action, mask_fouls, observe_settings, value_scale, main_max, bonus_max = game[9:18]
+    player, ranks, fouled, phase, main_wager, bonus_wager, mask = (state[1], state[3], state[4], state[6], state[7],
+                                                                   state[8], state[9])
+    p = phase[i]
+    show = p != BET
+    bonus_frac = bonus_wager[i] / bonus_max if bonus_max != 0.0 else 0.0
+    fill_observation(player[i], show, p, main_wager[i] / main_max, bonus_frac, obs_row)
+    if observe_settings:
+        width = ranks.shape[2]
+        for s in range(n_settings):
+            for w in range(width):
+                obs_row[OBS_SIZE + s * width + w] = np.float32(ranks[i, s, w] * np.float64(value_scale[w])) if show else 0.0
+    m = mask[i]
+    m[:] = False
+    if p == BET:
+        m[:n_bet] = True
+    elif p == SET:
+        for s in range(n_settings):
+            m[offset + s] = not (mask_fouls and fouled[i, s])
+        if hw_action >= 0:
+            m[hw_action] = True
+
+
+@njit(cache=True)
+def _reset_one(i, which, game, state, obs):
+    if which[i]:
+        _start(i, game, state)
+        _fill(i, game, state, obs[i])
+
+
+@njit(cache=True)
+def reset_serial(which, game, state, obs):
+    """Start a new round in every sub-environment with ``which[i]``; write its observation."""
+    for i in range(which.shape[0]):
+        _reset_one(i, which, game, state, obs)
+
+
+@njit(cache=True, parallel=True)
+def reset_parallel(which, game, state, obs):
+    """:func:`reset_serial` over numba's threads."""
+    for i in prange(which.shape[0]):
+        _reset_one(i, which, game, state, obs)
+
+
+@njit(cache=True)
+def first_refused(actions, mask, phase, n_actions, raise_illegal, mode):
+    """Index of the first sub-environment whose action the step must refuse, and why (-1, 0 if
+    none): out of range, a finished episode (autoreset disabled), or illegal under
+    ``invalid_action="raise"``. A NEXT_STEP autoreset ignores the action of a finished env."""
+    for i in range(actions.shape[0]):
+        if phase[i] == DONE and mode == NEXT_STEP:
+            continue
+        a = actions[i]
+        if a < 0 or a >= n_actions:
+            return i, REASON_RANGE
+        if phase[i] == DONE:
+            return i, REASON_DONE
+        if raise_illegal and not mask[i, a]:
+            return i, REASON_BET_PHASE if phase[i] == BET else REASON_SET_PHASE
+    return -1, REASON_NONE
+
+
+@njit(cache=True)
+def _step_one(i, actions, game, state, out):
+    """One step of sub-environment ``i`` (``SplitHandEnv.step``; actions already validated).
+
+    Bet phase: a bet action sets the wagers. Set phase: a setting (or the house-way action) is
+    settled against the dealer hands, a fouled one played as a foul. Any other action (the wrong
+    phase) ends the episode with reward ``-penalty``. Mode NEXT_STEP: a finished env starts its
+    next round instead (reward 0, ``kind`` RESET); SAME_STEP: a finished env's observation goes
+    to ``final_obs`` and the next round starts in the same step. The finished round's cards,
+    house-way setting and first dealer hand go to ``out``'s ``cards``, ``house_way``,
+    ``dealer_cards``."""
+    asia, style_id, rank, to_two, commission = game[:5]
+    bet_main, bet_bonus, n_bet, offset = game[7], game[8], game[9], game[10]
+    hw_action, unit, penalty, cat5, line_of_code, line_odds, max_payout, mode = (
+        game[12], game[18], game[19], game[20], game[21], game[22], game[23], game[24])
+    player, dealers, ranks, fouled, house_way, phase, main_wager, bonus_wager = state[1:9]
+    dealer_settings, dealer_won = state[10], state[11]
+    (obs, final_obs, reward, terminated, kind, reason, setting_out, fouled_out, hands_won, main_result, main_chips,
+     bonus_chips, bonus_line, net_chips, dealer_setting, wager_out, bonus_wager_out, cards_out, house_way_out,
+     dealer_cards_out) = out
+    terminated[i] = False
+    reward[i] = 0.0
+    reason[i] = REASON_NONE
+    bonus_line[i] = -1
+    if phase[i] == DONE:  # NEXT_STEP autoreset (validation refused it otherwise)
+        _start(i, game, state)
+        kind[i] = KIND_RESET
+    else:
+        a = actions[i]
+        p = phase[i]
+        if p == BET and a < n_bet:
+            main_wager[i] = bet_main[a]
+            bonus_wager[i] = bet_bonus[a]
+            phase[i] = SET
+            kind[i] = KIND_BET
+        elif p == SET and a >= offset:
+            # a setting (legal, or a masked foul played as the foul it is) or the house-way action
+            s = house_way[i] if a == hw_action else a - offset
+            foul = fouled[i, s]
+            if asia:
+                mean = asia_settle(ranks[i, s, 0], ranks[i, s, 1], ranks[i, s, 2], foul, dealers[i], style_id,
+                                   rank, to_two, dealer_settings[i], dealer_won[i])
+            else:
+                mean = paigow_settle(ranks[i, s, 0], ranks[i, s, 1], foul, dealers[i], style_id, rank, to_two,
+                                     commission, dealer_settings[i], dealer_won[i])
+            m_chips = main_wager[i] * mean
+            b_chips = 0.0
+            if bonus_wager[i] > 0:
+                line = line_of_code[features_sorted(player[i], cat5)]
+                bonus_line[i] = line
+                if line < 0:
+                    b_chips = -bonus_wager[i]
+                else:
+                    b_chips = bonus_wager[i] * line_odds[line]
+                    if b_chips > max_payout:
+                        b_chips = max_payout
+            net = m_chips + b_chips
+            setting_out[i] = s
+            fouled_out[i] = foul
+            hands_won[i] = dealer_won[i, 0]
+            main_result[i] = mean
+            main_chips[i] = m_chips
+            bonus_chips[i] = b_chips
+            net_chips[i] = net
+            dealer_setting[i] = dealer_settings[i, 0]
+            reward[i] = net / unit
+            phase[i] = DONE
+            terminated[i] = True
+            kind[i] = KIND_SETTLED
+        else:  # the wrong phase's action: penalised
+            reason[i] = REASON_BET_PHASE if p == BET else REASON_SET_PHASE
+            net_chips[i] = -penalty * unit
+            reward[i] = -penalty
+            phase[i] = DONE
+            terminated[i] = True
+            kind[i] = KIND_INVALID
+        wager_out[i] = main_wager[i]
+        bonus_wager_out[i] = bonus_wager[i]
+    if terminated[i]:
+        cards_out[i] = player[i]
+        house_way_out[i] = house_way[i]
+        dealer_cards_out[i] = dealers[i, 0]
+        if mode == SAME_STEP:
+            _fill(i, game, state, final_obs[i])
+            _start(i, game, state)
+    _fill(i, game, state, obs[i])
+
+
+@njit(cache=True)
+def step_serial(actions, game, state, out):
+    """One step of every sub-environment, one thread (see :func:`_step_one`)."""
+    for i in range(actions.shape[0]):
+        _step_one(i, actions, game, state, out)
+
+
+@njit(cache=True, parallel=True)
+def step_parallel(actions, game, state, out):
+    """:func:`step_serial` over numba's threads."""
+    for i in prange(actions.shape[0]):
+        _step_one(i, actions, game, state, out)
+
+
+@njit(cache=True)
+def sample_legal(mask, seed, out):
+    """A uniformly random legal action per row of ``mask`` (0 where nothing is legal: a finished
+    env whose next action is ignored), from a counter-based stream seeded by ``seed``."""
+    for i in range(mask.shape[0]):
+        row = mask[i]
+        n = 0
+        for a in range(row.shape[0]):
+            if row[a]:
+                n += 1
+        if n == 0:
+            out[i] = 0
+            continue
+        _, k = bounded(stream_state(seed, i), n)
+        for a in range(row.shape[0]):
+            if row[a]:
+                if k == 0:
+                    out[i] = a
+                    break
+                k -= 1
