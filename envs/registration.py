@@ -7,10 +7,13 @@ ENV_IDS = {
     "splitpoker/AsiaPokerSetting-v0": "envs.asia_poker:AsiaPokerSettingEnv",
     "splitpoker/PaiGowPoker-v0": "envs.pai_gow_poker:PaiGowPokerEnv",
     "splitpoker/PaiGowPokerSetting-v0": "envs.pai_gow_poker:PaiGowPokerSettingEnv",
+    "splitpoker/AsiaPokerSession-v0": "envs.session:AsiaPokerSessionEnv",
+    "splitpoker/PaiGowPokerSession-v0": "envs.session:PaiGowPokerSessionEnv",
 }
 GAME_OF_ENV = {
     "splitpoker/AsiaPoker-v0": "asia", "splitpoker/AsiaPokerSetting-v0": "asia",
     "splitpoker/PaiGowPoker-v0": "paigow", "splitpoker/PaiGowPokerSetting-v0": "paigow",
+    "splitpoker/AsiaPokerSession-v0": "asia", "splitpoker/PaiGowPokerSession-v0": "paigow",
 }
 
 

@@ -18,7 +18,7 @@ from envs.rules.options import PaiGowRules
 from envs.rules.paigow import PaiGowPoker
 from envs.rules.paytables import FORTUNE, SEED_000
 
-ALL_IDS = list(envs.ENV_IDS)
+ALL_IDS = [i for i in envs.ENV_IDS if "Session" not in i]  # the session envs: tests/test_session.py
 
 
 def random_legal(info, rng):
