@@ -22,10 +22,12 @@ How each part is obtained (docs/sessions.md):
   distribution). The main marginal carries the simulation's sampling error: its 95% CI is
   reported (``main_ci95``).
 * **exact-optimal setter**: the main outcome of optimal play is exact per hand but known only on
-  a sample of hands (``scripts/solve_sample.py``): its win / push / loss probabilities are the
-  sample means of the exact counts, with their 95% CI. The joint with the bonus line keeps the
-  house way's conditional shape shifted by the paired gain of optimal play measured on the same
-  sample (documented approximation; it affects only bets with a bonus).
+  a sample of hands (``scripts/solve_sample.py``). Its win / push / loss probabilities are the
+  house way's plus the *paired* gain of optimal play on the sample (exact optimal minus exact
+  house-way probabilities, hand by hand): far tighter than the sample's own mean, since the
+  hands' luck cancels. The 95% CI combines the gain's sampling error and the simulation's. The
+  joint with the bonus line keeps the house way's conditional shape shifted by the same gain
+  (documented approximation; it affects only bets with a bonus).
 """
 
 from __future__ import annotations
@@ -109,6 +111,7 @@ class RoundDistribution:
     prob: np.ndarray
     main_ci95: tuple[float, float, float]
     source: dict = field(default_factory=dict)
+    edge_ci95: float = 0.0
 
     @property
     def main(self) -> np.ndarray:
@@ -122,9 +125,8 @@ class RoundDistribution:
 
     @property
     def main_edge_ci95(self) -> float:
-        """95% half-width of :attr:`main_edge` (from the win and loss probabilities' errors)."""
-        w, _, lo = self.main_ci95
-        return float(math.hypot(w * self.main_results[0], lo))
+        """95% half-width of :attr:`main_edge` (sampling error of the simulation or the sample)."""
+        return float(self.edge_ci95)
 
     def bonus_return(self) -> float:
         """Expected bonus result per unit wagered, ignoring the payout cap."""
@@ -142,7 +144,8 @@ class RoundDistribution:
         p[LOSS] = np.clip(p[LOSS] - move, 0.0, None)
         p /= p.sum()
         return RoundDistribution(self.game, self.style, self.setter, self.main_results, self.bonus_odds,
-                                 self.max_payout, p, self.main_ci95, {**self.source, "shifted_win": delta_win})
+                                 self.max_payout, p, self.main_ci95, {**self.source, "shifted_win": delta_win},
+                                 self.edge_ci95)
 
     def to_dict(self) -> dict:
         m = self.main
@@ -229,10 +232,13 @@ def house_way_distribution(game: Game, paytable: PayTable | None, rounds: int = 
         prob = _conditional(counts, min_count) * _exact_line_marginal(paytable)[None, :]
     main = counts.sum(axis=1) / counts.sum()
     ci = tuple(float(Z95 * math.sqrt(p * (1 - p) / counts.sum())) for p in main)
+    res = np.asarray(_main_results(game))
+    edge_ci = float(Z95 * math.sqrt(max(0.0, main @ res**2 - (main @ res) ** 2) / counts.sum()))
     src = {"method": "simulation (main | bonus line) x exact bonus line marginal", "rounds": int(rounds),
            "seed": int(seed), "min_count": int(min_count),
            "simulated_main": [float(x) for x in main]}
-    return RoundDistribution(game.game, game.style.value, "house-way", _main_results(game), odds, cap, prob, ci, src)
+    return RoundDistribution(game.game, game.style.value, "house-way", _main_results(game), odds, cap, prob, ci, src,
+                             edge_ci)
 
 
 def optimal_distribution(game: Game, paytable: PayTable | None, sample, hw: RoundDistribution) -> RoundDistribution:
@@ -255,21 +261,30 @@ def optimal_distribution(game: Game, paytable: PayTable | None, sample, hw: Roun
     k = opt.shape[1]
     if k < 2:
         raise ValueError(f"solve sample has {k} hand(s): expected at least 2 to estimate a CI")
-    main = opt.mean(axis=1)
-    ci = tuple(float(Z95 * x.std(ddof=1) / math.sqrt(k)) for x in opt)
-    delta = main - hwp.mean(axis=1)  # paired gain of optimal play on the sample, per outcome
+    # paired estimate: the house way's (large simulation) plus the gain of optimal play measured hand
+    # by hand on the sample, far tighter than the sample's own mean of optimal play
+    gain = opt - hwp
+    delta = gain.mean(axis=1)
+    main = hw.main + delta
+    ci = tuple(float(math.hypot(Z95 * g.std(ddof=1) / math.sqrt(k), c)) for g, c in zip(gain, hw.main_ci95, strict=True))
+    res = np.asarray(_main_results(game))
+    edge_gain = res @ gain
+    edge_ci = float(math.hypot(Z95 * edge_gain.std(ddof=1) / math.sqrt(k), hw.edge_ci95))
     cond = hw.prob / hw.prob.sum(axis=0, keepdims=True)
     col = hw.prob.sum(axis=0)
     cond = np.clip(cond + delta[:, None], 0.0, None)
     cond /= cond.sum(axis=0, keepdims=True)
     prob = cond * col[None, :]
-    prob *= (main / prob.sum(axis=1))[:, None]  # main marginal = the sample's exact mean
+    rows = prob.sum(axis=1)
+    prob *= np.divide(main, rows, out=np.zeros_like(main), where=rows > 0)[:, None]  # main marginal = hw + gain
     prob /= prob.sum()
-    src = {"method": "exact optimal settings on a solved sample; bonus joint = house way's conditional + paired gain",
+    src = {"method": "house way (simulation) + paired gain of exact optimal settings on a solved sample; bonus "
+                     "joint = house way's conditional shifted by the gain",
            "hands": int(k), "sample_seed": sorted({int(s) for s in t["seed"]}),
-           "paired_gain": [float(x) for x in delta]}
+           "paired_gain": [float(x) for x in delta], "edge_gain": float(edge_gain.mean())}
     _, odds, cap = _line_columns(paytable)
-    return RoundDistribution(game.game, game.style.value, "optimal", _main_results(game), odds, cap, prob, ci, src)
+    return RoundDistribution(game.game, game.style.value, "optimal", _main_results(game), odds, cap, prob, ci, src,
+                             edge_ci)
 
 
 def _read_sample(sample) -> dict:

@@ -135,3 +135,24 @@ def test_bad_hands_and_too_many_states():
         sd.solve(toy(0.45), table, 5, 10, hands=0)
     with pytest.raises(ValueError, match="states"):
         sd.solve(toy(0.45), table, 5, 10 * sd.MAX_STATES)
+
+
+def test_optimal_distribution_is_house_way_plus_paired_gain():
+    from agents.round_distribution import optimal_distribution
+    from envs.rules.game import Game
+
+    game = Game("paigow")
+    hw = RoundDistribution("paigow", "paigow-igw", "house-way", (0.95, 0.0, -1.0), (4.0,), None,
+                           np.array([[0.20, 0.08], [0.38, 0.04], [0.29, 0.01]]), (0.001, 0.001, 0.001))
+    n = 1000
+    sample = {"game": ["paigow"] * 2, "style": ["paigow-igw"] * 2, "seed": [1, 1], "max_pool_card": [53, 53],
+              "n_dealer_hands": [n, n], "house_way_wins": [300, 200], "house_way_pushes": [400, 400],
+              "house_way_losses": [300, 400], "optimal_wins": [310, 210], "optimal_pushes": [400, 400],
+              "optimal_losses": [290, 390]}
+    d = optimal_distribution(game, None, sample, hw)
+    assert d.main == pytest.approx(hw.main + [0.01, 0.0, -0.01], abs=1e-12)  # both hands gain 1 point
+    assert d.prob.sum() == pytest.approx(1.0) and d.setter == "optimal"
+    assert d.prob.sum(axis=0) == pytest.approx(hw.prob.sum(axis=0), abs=0.02)  # the bonus marginal barely moves
+    assert d.main_ci95[0] == pytest.approx(0.001, abs=1e-12)  # identical gains: only the simulation's error left
+    with pytest.raises(ValueError, match="asia-000"):
+        optimal_distribution(Game("asia"), None, sample, hw)
