@@ -47,9 +47,14 @@ def test_session_dp_human_paigow_hand_limit():
     (["--bankroll", "50", "--target", "100", "--hands", "0"], "--hands 0"),
     (["--bankroll", "50", "--target", "100", "--table", "[1]"], "JSON object"),
     (["--bankroll", "50", "--target", "100", "--setter", "optimal"], "--sample")])
-def test_session_dp_bad_input_exits_2(args, match):
-    out = run("session_dp.py", "--game", "asia", *args, *FAST)
-    assert out.returncode == 2 and match in out.stderr
+def test_session_dp_bad_input_exits_2(args, match, capsys):
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("session_dp_script", ROOT / "scripts" / "session_dp.py")
+    script = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(script)
+    assert script.main(["--game", "asia", *args, *FAST]) == 2
+    assert match in capsys.readouterr().err
 
 
 def test_evaluate_sessions_tiny(tmp_path):
