@@ -117,7 +117,7 @@ def summarize_sessions(records: dict[str, SessionRecord], exact: dict[str, float
 
 
 def format_sessions_table(summary: dict) -> str:
-    head = (f"{'policy':<22} {'success':>8} {'95% CI':>17} {'exact':>8} {'in CI':>6} {'of opt':>7} "
+    head = (f"{'policy':<22} {'success':>8} {'95% CI':>17} {'exact':>8} {'in CI':>6} {'sim/opt':>7} "
             f"{'paired diff':>18} {'hands':>7}")
     lines = [head, "-" * len(head)]
     for name, r in summary.items():
@@ -128,7 +128,7 @@ def format_sessions_table(summary: dict) -> str:
         lines.append(f"{name[:22]:<22} {r['success']:>8.4f} {r['success_ci95'][0]:>8.4f}-{r['success_ci95'][1]:<8.4f} "
                      f"{exact:>8} {inside:>6} {of:>7} {r[diff_key]:>+9.4f} ± {r['diff_ci95']:<6.4f} "
                      f"{r['mean_hands']:>7.1f}")
-    lines.append("(success: share of sessions reaching the target; exact: the DP's probability; of opt: success / "
+    lines.append("(success: share of sessions reaching the target; exact: the DP's probability; sim/opt: simulated success / "
                  "the DP optimum; paired diff: vs the DP policy on the same sessions)")
     return "\n".join(lines)
 
@@ -156,3 +156,30 @@ def dp_baselines(env, dist, hands: int | None = None) -> tuple[dict, dict, sd.Se
              "bold": sd.policy_success(dist, table, u.start_bankroll, u.target, bold, hands)[0],
              "flat": sd.policy_success(dist, table, u.start_bankroll, u.target, flat, hands)[0]}
     return policies, exact, sol
+
+
+def exact_policy_success(env, policy, dist) -> tuple[float | None, list[dict]]:
+    """Exact success probability of a deterministic betting ``policy`` that depends on the
+    observation only (a trained model, a rule): its bet is read off at every bankroll of the DP's
+    grid (the observation the env would show there), then evaluated by one linear solve. ``None``
+    with a hand limit or ``setting='agent'`` (the bet would depend on more than the bankroll).
+    Leaves the env needing a ``reset()``."""
+    u = env.unwrapped
+    if u.max_hands is not None or u.agent_sets or u.target is None:
+        return None, []
+    table = sd.BetTable(tuple(u.bet_table))
+    model = sd.SessionModel.build(dist, table, u.start_bankroll, u.target)
+    acts = np.zeros(model.n, dtype=np.int64)
+    rows = []
+    u.reset(seed=0)
+    for i in np.flatnonzero(model.live):
+        u.bankroll = float(i * model.grid)
+        info = {"bankroll": u.bankroll, "hands_left": None, "action_mask": u.action_masks()}
+        a = int(policy.act(u._observation(), info))
+        if not info["action_mask"][a]:
+            return 0.0, rows  # a masked bet ends the session with the penalty: never reaches the target
+        acts[i] = a
+        rows.append({"bankroll": u.bankroll, "main": table.bets[a][0], "bonus": table.bets[a][1], "action": a})
+    u.done = True
+    v = model.evaluate(acts)
+    return float(v[model.state(u.start_bankroll)]), rows

@@ -128,6 +128,7 @@ def main(argv=None) -> int:
         from agents.session_eval import (
             ModelPolicy,
             dp_baselines,
+            exact_policy_success,
             format_sessions_table,
             run_sessions,
             session_seeds,
@@ -143,9 +144,14 @@ def main(argv=None) -> int:
 
     keep = {"optimal": "optimal (DP)", "bold": "bold", "flat": "flat"}
     policies = {keep[p]: baselines[keep[p]] for p in POLICIES if p in chosen}
+    learned_bets = {}
     for path, model in models:
         name = "learned" if len(models) == 1 else (Path(path).parent.name or path)
         policies[name] = ModelPolicy(model, name)
+        p, rows = exact_policy_success(env, policies[name], dist)
+        if p is not None:
+            exact[name] = p
+            learned_bets[name] = rows
     seeds = session_seeds(args.seed, args.sessions)
     records, timing = {}, {}
     try:
@@ -161,7 +167,8 @@ def main(argv=None) -> int:
     summary = summarize_sessions(records, {k: v for k, v in exact.items() if k in records}, reference)
     u = env.unwrapped
     result = {"env": env_id, "env_kwargs": kwargs, "sessions": args.sessions, "seed": args.seed,
-              "exact": exact, "distribution": dist.to_dict(), "policies": summary, "seconds": timing}
+              "exact": exact, "exact_of_optimum": {k: v / exact["optimal (DP)"] for k, v in exact.items()},
+              "learned_bets": learned_bets, "distribution": dist.to_dict(), "policies": summary, "seconds": timing}
     if args.plot:
         plot(summary, exact["optimal (DP)"], args.plot,
              f"{env_id}: ${u.start_bankroll:g} -> ${u.target:g}, {args.sessions} sessions")
@@ -174,7 +181,8 @@ def main(argv=None) -> int:
         limit = f", at most {u.max_hands} hands" if u.max_hands else ""
         print(f"{env_id}: ${u.start_bankroll:g} -> ${u.target:g}{limit}, hands set by {u.setting}; "
               f"{args.sessions} sessions (seed {args.seed}), the same for every policy")
-        print("exact (DP): " + ", ".join(f"{k} {v:.4f}" for k, v in exact.items()))
+        print("exact P(reach target): " + ", ".join(
+            f"{k} {v:.4f} ({100 * v / exact['optimal (DP)']:.1f}% of the optimum)" for k, v in exact.items()))
         print(format_sessions_table(summary))
         if args.plot:
             print(f"plot: {args.plot}")

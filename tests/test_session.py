@@ -154,3 +154,22 @@ def test_callable_setter_is_used():
     _, _, _, _, info = env.step(0)
     assert len(calls) == 1 and calls[0].shape == (7,) and not info["round"]["fouled"]
     assert info["round"]["setting"] == first_legal(calls[0])
+
+
+def test_exact_success_of_a_policy_read_off_the_env():
+    from test_session_dp import toy
+
+    from agents import session_dp as sd
+    from agents.session_eval import RulePolicy, dp_baselines, exact_policy_success
+
+    env = gym.make(IDS[1], bankroll=40, target=80)  # Pai Gow: 0.95 wins, pushes
+    dist = toy(0.29, 0.41, win=0.95, bonus_odds=(2500, 1000, 750, 250, 125, 50, 25, 5, 4, 3, 2),
+               bonus_prob=[0.8] + [0.2 / 11] * 11)
+    policies, exact, sol = dp_baselines(env, dist)
+    for name in ("bold", "flat", "optimal (DP)"):
+        got, rows = exact_policy_success(env, policies[name], dist)
+        assert got == pytest.approx(exact[name], abs=1e-12) and rows[0]["bankroll"] == 5.0
+    assert exact["optimal (DP)"] >= exact["bold"] > exact["flat"]
+    greedy = RulePolicy(lambda b: len(env.unwrapped.bet_table) - 1, "all in")  # masked at small bankrolls
+    assert exact_policy_success(env, greedy, dist)[0] == 0.0
+    assert sd.grid_size(dist, sd.BetTable(tuple(env.unwrapped.bet_table)), 40, 80) == 0.25
