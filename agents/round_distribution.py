@@ -75,7 +75,7 @@ def simulate_joint(style_id, seed, n_rounds, rank_table, to_two, cat5, line_of_c
         if paigow:
             pb, pf = paigow_setting_ranks(player, ps, rank_table)
             db, df = paigow_setting_ranks(dealer, ds, rank_table)
-            x = paigow_main_result(paigow_hands_won(pb, pf, db, df), 0.05)
+            x = paigow_main_result(paigow_hands_won(pb, pf, db, df), 0.0)  # only the sign is used: any commission < 1
         else:
             ph, pm, pl = asia_setting_ranks(player, ps, rank_table)
             dh, dm, dl = asia_setting_ranks(dealer, ds, rank_table)

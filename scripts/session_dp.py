@@ -55,11 +55,10 @@ def bet_ranges(rows: list[dict]) -> list[tuple[float, float, float, float]]:
 
 
 def run(args) -> dict:
-    from envs.config import AsiaPokerConfig, PaiGowPokerConfig
-    from envs.rules.game import Game
-
     from agents import session_dp as sd
     from agents.round_distribution import house_way_distribution, optimal_distribution
+    from envs.config import AsiaPokerConfig, PaiGowPokerConfig
+    from envs.rules.game import Game
 
     try:
         overrides = json.loads(args.table)
