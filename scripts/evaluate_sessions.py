@@ -100,7 +100,7 @@ def plot(summary: dict, exact_opt: float, path: str, title: str) -> None:
     vals = [summary[n]["success"] for n in names]
     errs = [[v - summary[n]["success_ci95"][0] for n, v in zip(names, vals, strict=True)],
             [summary[n]["success_ci95"][1] - v for n, v in zip(names, vals, strict=True)]]
-    fig, ax = plt.subplots(figsize=(max(5, 1.6 * len(names)), 4))
+    fig, ax = plt.subplots(figsize=(max(6, 1.8 * len(names)), 4))
     ax.bar(names, vals, yerr=errs, capsize=6, color=["#4c72b0", "#dd8452", "#55a868", "#c44e52", "#8172b3"][: len(names)])
     ax.axhline(exact_opt, color="black", ls="--", lw=1, label=f"DP optimum {exact_opt:.4f}")
     ax.axhline(0.95 * exact_opt, color="grey", ls=":", lw=1, label="95% of the optimum")
@@ -108,8 +108,8 @@ def plot(summary: dict, exact_opt: float, path: str, title: str) -> None:
         if summary[n]["exact"] is not None:
             ax.plot([i - 0.35, i + 0.35], [summary[n]["exact"]] * 2, color="red", lw=2)
     ax.set_ylabel("P(reach target), simulated (bars) / exact (red)")
-    ax.set_title(title)
-    ax.legend(loc="upper right", fontsize=8)
+    ax.set_title(title.replace("$", r"\$"), fontsize=9)  # literal dollars, not mathtext
+    ax.legend(loc="lower center", fontsize=8, framealpha=0.9)
     fig.tight_layout()
     fig.savefig(path, dpi=120)
     plt.close(fig)

@@ -102,7 +102,7 @@ def print_human(out: dict) -> None:
     for name in ("optimal", "bold", "flat"):
         lo, hi = sorted(out[name]["success_range_ci95"])
         print(f"{name:<8} {out[name]['success']:>16.6f} {f'{lo:.6f} .. {hi:.6f}':>28}")
-    for name in ("optimal", "bold"):
+    for name in ("optimal", "bold", "flat"):
         print(f"\n{name} bet per bankroll:")
         for r in out[name]["bet_ranges"]:
             span = f"${r['from']:g}" if r["from"] == r["to"] else f"${r['from']:g} .. ${r['to']:g}"
