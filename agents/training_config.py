@@ -17,7 +17,7 @@ an error message and not a half-made run. Every error is a ``ValueError`` that n
 YAML keys (``configs/asia_maskable_ppo.yaml``)::
 
     env:
-      id: splitpoker/AsiaPokerSetting-v0         # a registered id (envs.ENV_IDS)
+      id: splitpoker/AsiaPokerSetting-v0         # a registered id (envs.registration.ALL_ENV_IDS)
       kwargs: {house_way: asia-000}              # fields of the env's config class
     algo: maskable_ppo                           # maskable_ppo | ppo | a2c | dqn
     policy: MlpPolicy                            # a name in the algorithm's policy_aliases
@@ -127,11 +127,10 @@ def algo_class(name: str):
 
 
 def env_class(env_id: str):
-    """The environment class registered under ``env_id`` (``envs.ENV_IDS`` or the table ids)."""
-    import envs
-    from envs.registration import TABLE_ENV_IDS
+    """The environment class registered under ``env_id`` (``envs.registration.ALL_ENV_IDS``)."""
+    import envs  # noqa: F401  (registers the ids)
+    from envs.registration import ALL_ENV_IDS as known
 
-    known = {**envs.ENV_IDS, **TABLE_ENV_IDS}
     if env_id not in known:
         raise ValueError(f"unknown env id {env_id!r}{_hint(env_id, known)}: expected one of {list(known)}")
     module, name = known[env_id].split(":")

@@ -14,6 +14,13 @@ TABLE_ENV_IDS = {
     "splitpoker/AsiaTable-v0": "envs.table.gym_env:AsiaTableEnv",
     "splitpoker/PaiGowTable-v0": "envs.table.gym_env:PaiGowTableEnv",
 }
+# Bankroll-session envs (envs/session.py): many rounds per episode, their own observation layout.
+SESSION_ENV_IDS = {
+    "splitpoker/AsiaPokerSession-v0": "envs.session:AsiaPokerSessionEnv",
+    "splitpoker/PaiGowPokerSession-v0": "envs.session:PaiGowPokerSessionEnv",
+}
+#: every registered id and its entry point
+ALL_ENV_IDS = {**ENV_IDS, **TABLE_ENV_IDS, **SESSION_ENV_IDS}
 #: native batched versions (``gym.make_vec(id, num_envs=N, vectorization_mode="vector_entry_point")``)
 VECTOR_ENTRY_POINTS = {
     "splitpoker/AsiaPoker-v0": "envs.vector:AsiaPokerVectorEnv",
@@ -25,13 +32,14 @@ GAME_OF_ENV = {
     "splitpoker/AsiaPoker-v0": "asia", "splitpoker/AsiaPokerSetting-v0": "asia",
     "splitpoker/PaiGowPoker-v0": "paigow", "splitpoker/PaiGowPokerSetting-v0": "paigow",
     "splitpoker/AsiaTable-v0": "asia", "splitpoker/PaiGowTable-v0": "paigow",
+    "splitpoker/AsiaPokerSession-v0": "asia", "splitpoker/PaiGowPokerSession-v0": "paigow",
 }
 
 
 def register_envs() -> None:
     from gymnasium.envs.registration import register, registry
 
-    for env_id, entry_point in {**ENV_IDS, **TABLE_ENV_IDS}.items():
+    for env_id, entry_point in ALL_ENV_IDS.items():
         if env_id not in registry:
             register(id=env_id, entry_point=entry_point, disable_env_checker=False,
                      vector_entry_point=VECTOR_ENTRY_POINTS.get(env_id))

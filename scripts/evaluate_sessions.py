@@ -1,0 +1,194 @@
+#!/usr/bin/env python
+"""Evaluate betting policies on bankroll sessions against the exact DP optimum (common random
+numbers): the DP's optimal policy, bold play, flat minimum betting and trained models all play
+the same N sessions (session i = env.reset(seed=seed_i); hand k of a session deals the same cards
+whatever was bet before). Reports each policy's success rate with its 95% CI, the exact DP
+probability (optimal, bold, flat) and whether it lies inside the simulated CI, the share of the
+DP optimum reached, and the paired difference to the DP policy.
+
+The session env comes from the model's training config or from --env/--env-kwargs; its hands
+must be set by a delegate (setting house-way, or optimal with --sample), since the DP bets only.
+Flat betting plays long sessions (~100 hands each at a 2:1 target); leave it out with
+--policies optimal,bold for large N (its exact probability is still reported).
+
+Examples:
+    python scripts/evaluate_sessions.py --env-kwargs '{"bankroll": 50, "target": 100}' --sessions 100000 --policies optimal
+    python scripts/evaluate_sessions.py --model runs/asia_session/model.zip --sessions 20000 --plot sessions.png
+    python scripts/evaluate_sessions.py --env splitpoker/PaiGowPokerSession-v0 --env-kwargs '{"bankroll": 100, "target": 200}' --json
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+POLICIES = ("optimal", "bold", "flat")
+
+
+def parse_args(argv=None):
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--model", action="append", default=[], metavar="PATH", help="a trained model .zip (repeatable)")
+    p.add_argument("--env", help="session env id (default: the model's, else splitpoker/AsiaPokerSession-v0)")
+    p.add_argument("--env-kwargs", default="{}", help="JSON of env keywords (default: the model's)")
+    p.add_argument("--policies", default="optimal,bold,flat",
+                   help="comma-separated DP baselines to simulate: optimal, bold, flat (default all three)")
+    p.add_argument("--sessions", type=int, default=2000, help="number of sessions (default 2000)")
+    p.add_argument("--seed", type=int, default=0, help="seed of the session sample (default 0)")
+    p.add_argument("--rounds", type=int, default=20_000_000, help="deals of the house-way simulation behind the DP")
+    p.add_argument("--sample", help="scripts/solve_sample.py output for an env with setting='optimal'")
+    p.add_argument("--json", action="store_true", help="print one JSON object instead of the table")
+    p.add_argument("--plot", help="write a bar chart of success rates (95%% CI) with the DP optimum to this PNG")
+    p.add_argument("--out", help="also write the JSON result to this file")
+    return p.parse_args(argv)
+
+
+def build(args):
+    import gymnasium as gym
+
+    import envs  # noqa: F401  (registers the ids)
+    from agents.training import load_model
+    from envs.registration import SESSION_ENV_IDS
+
+    env_id, kwargs, models = args.env, json.loads(args.env_kwargs), []
+    if not isinstance(kwargs, dict):
+        raise ValueError(f"--env-kwargs {args.env_kwargs!r}: expected a JSON object")
+    for path in args.model:
+        model, cfg = load_model(path)
+        models.append((path, model))
+        if cfg is not None:
+            if env_id is None:
+                env_id = cfg.env_id
+            elif env_id != cfg.env_id:
+                raise ValueError(f"model {path} was trained on {cfg.env_id}, not {env_id}")
+            kwargs = {**cfg.resolved_env_kwargs, **kwargs}
+    env_id = env_id or "splitpoker/AsiaPokerSession-v0"
+    if env_id not in SESSION_ENV_IDS:
+        raise ValueError(f"--env {env_id!r}: expected a session env id "
+                         f"({list(SESSION_ENV_IDS)})")
+    return env_id, kwargs, gym.make(env_id, **kwargs), models
+
+
+def distribution(env, args):
+    from agents.round_distribution import house_way_distribution, optimal_distribution
+    from envs.config import AsiaPokerConfig
+    from envs.rules.game import Game
+
+    u = env.unwrapped
+    cfg = u.config
+    game = Game("asia" if isinstance(cfg, AsiaPokerConfig) else "paigow", cfg.house_way, cfg.rules)
+    paytable = cfg.bonus_paytable if game.game == "asia" else cfg.fortune_paytable
+    dist = house_way_distribution(game, paytable, args.rounds, 0, log=lambda m: print(m, file=sys.stderr))
+    if u.setting == "optimal":
+        if not args.sample:
+            raise ValueError("the env sets hands optimally: give --sample FILE from scripts/solve_sample.py")
+        dist = optimal_distribution(game, paytable, args.sample, dist)
+    elif u.setting != "house-way":
+        raise ValueError(f"setting={u.setting!r}: the DP needs the round distribution of a delegated setter "
+                         f"('house-way' or 'optimal')")
+    return dist
+
+
+def plot(summary: dict, exact_opt: float, path: str, title: str) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    names = list(summary)
+    vals = [summary[n]["success"] for n in names]
+    errs = [[v - summary[n]["success_ci95"][0] for n, v in zip(names, vals, strict=True)],
+            [summary[n]["success_ci95"][1] - v for n, v in zip(names, vals, strict=True)]]
+    fig, ax = plt.subplots(figsize=(max(6, 1.8 * len(names)), 4))
+    ax.bar(names, vals, yerr=errs, capsize=6, color=["#4c72b0", "#dd8452", "#55a868", "#c44e52", "#8172b3"][: len(names)])
+    ax.axhline(exact_opt, color="black", ls="--", lw=1, label=f"DP optimum {exact_opt:.4f}")
+    ax.axhline(0.95 * exact_opt, color="grey", ls=":", lw=1, label="95% of the optimum")
+    for i, n in enumerate(names):
+        if summary[n]["exact"] is not None:
+            ax.plot([i - 0.35, i + 0.35], [summary[n]["exact"]] * 2, color="red", lw=2)
+    ax.set_ylabel("P(reach target), simulated (bars) / exact (red)")
+    ax.set_title(title.replace("$", r"\$"), fontsize=9)  # literal dollars, not mathtext
+    ax.legend(loc="lower center", fontsize=8, framealpha=0.9)
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+
+
+def main(argv=None) -> int:
+    args = parse_args(argv)
+    try:
+        if args.sessions < 1:
+            raise ValueError(f"--sessions {args.sessions}: expected a positive number")
+        chosen = [p.strip() for p in args.policies.split(",") if p.strip()]
+        bad = [p for p in chosen if p not in POLICIES]
+        if bad or not chosen:
+            raise ValueError(f"--policies {args.policies!r}: expected a comma-separated subset of {POLICIES}")
+        env_id, kwargs, env, models = build(args)
+        from agents.session_eval import (
+            ModelPolicy,
+            dp_baselines,
+            exact_policy_success,
+            format_sessions_table,
+            run_sessions,
+            session_seeds,
+            summarize_sessions,
+        )
+
+        dist = distribution(env, args)
+        baselines, exact, sol = dp_baselines(env, dist)
+    except (ValueError, TypeError, FileNotFoundError, json.JSONDecodeError) as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    from tqdm import tqdm
+
+    keep = {"optimal": "optimal (DP)", "bold": "bold", "flat": "flat"}
+    policies = {keep[p]: baselines[keep[p]] for p in POLICIES if p in chosen}
+    learned_bets = {}
+    for path, model in models:
+        name = "learned" if len(models) == 1 else (Path(path).parent.name or path)
+        policies[name] = ModelPolicy(model, name)
+        p, rows = exact_policy_success(env, policies[name], dist)
+        if p is not None:
+            exact[name] = p
+            learned_bets[name] = rows
+    seeds = session_seeds(args.seed, args.sessions)
+    records, timing = {}, {}
+    try:
+        for name, pol in policies.items():
+            t0 = time.perf_counter()
+            with tqdm(total=args.sessions, desc=name, unit="session", disable=None, file=sys.stderr, leave=False) as bar:
+                records[name] = run_sessions(env, pol, seeds, progress=bar.update)
+            timing[name] = time.perf_counter() - t0
+    except KeyboardInterrupt:
+        print(f"interrupted after {len(records)} of {len(policies)} policies; nothing written", file=sys.stderr)
+        return 130
+    reference = "optimal (DP)" if "optimal (DP)" in records else next(iter(records))
+    summary = summarize_sessions(records, {k: v for k, v in exact.items() if k in records}, reference)
+    u = env.unwrapped
+    result = {"env": env_id, "env_kwargs": kwargs, "sessions": args.sessions, "seed": args.seed,
+              "exact": exact, "exact_of_optimum": {k: v / exact["optimal (DP)"] for k, v in exact.items()},
+              "learned_bets": learned_bets, "distribution": dist.to_dict(), "policies": summary, "seconds": timing}
+    if args.plot:
+        plot(summary, exact["optimal (DP)"], args.plot,
+             f"{env_id}: ${u.start_bankroll:g} -> ${u.target:g}, {args.sessions} sessions")
+        result["plot"] = args.plot
+    if args.out:
+        Path(args.out).write_text(json.dumps(result, indent=1, allow_nan=False))
+    if args.json:
+        print(json.dumps(result, indent=1, allow_nan=False))
+    else:
+        limit = f", at most {u.max_hands} hands" if u.max_hands else ""
+        print(f"{env_id}: ${u.start_bankroll:g} -> ${u.target:g}{limit}, hands set by {u.setting}; "
+              f"{args.sessions} sessions (seed {args.seed}), the same for every policy")
+        print("exact P(reach target): " + ", ".join(
+            f"{k} {v:.4f} ({100 * v / exact['optimal (DP)']:.1f}% of the optimum)" for k, v in exact.items()))
+        print(format_sessions_table(summary))
+        if args.plot:
+            print(f"plot: {args.plot}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
