@@ -27,6 +27,7 @@ import os
 import signal
 import sys
 import tempfile
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -54,8 +55,21 @@ def install_startup_interrupt() -> None:
 _sigint = {"seen": False}
 
 
+def _numba_compiling() -> bool:
+    compiler_lock = sys.modules.get("numba.core.compiler_lock")
+    try:
+        return bool(compiler_lock and compiler_lock.global_compiler_lock.is_locked())
+    except Exception:  # pragma: no cover - a numba without the lock's is_locked()
+        return False
+
+
 def _raise_interrupt(signum, frame):
     _sigint["seen"] = True
+    if _numba_compiling():
+        # a KeyboardInterrupt raised inside numba's compiler surfaces in a ctypes callback as an
+        # "Exception ignored" traceback and leaves numba unusable: ask again once it is done
+        threading.Timer(0.05, os.kill, (os.getpid(), signal.SIGINT)).start()
+        return
     raise KeyboardInterrupt
 
 

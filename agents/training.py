@@ -292,10 +292,10 @@ def train(cfg: TrainConfig | None = None, *, resume: str | Path | None = None, t
                                                    "total_timesteps": cfg.total_timesteps, "versions": _versions()})
         run_dir.mkdir(parents=True, exist_ok=True)
         write_text(run_dir / "config.yaml", yaml.safe_dump(meta, sort_keys=False))
-        model.set_logger(configure(str(run_dir / TENSORBOARD_DIR), ["tensorboard"]))
         remaining = cfg.total_timesteps - model.num_timesteps
 
         with SignalStop() as stop:
+            model.set_logger(configure(str(run_dir / TENSORBOARD_DIR), ["tensorboard"]))
             session = session_callback(run_dir, cfg.checkpoint_freq, stop, off_policy, log)
             t0 = time.perf_counter()
             try:

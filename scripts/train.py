@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import shlex
+import signal
 import sys
 from pathlib import Path
 
@@ -117,6 +118,8 @@ def main(argv=None) -> int:
         print(f"\naborted: {e or 'interrupted before training started'}; nothing saved in this session",
               file=sys.stderr)
         return 130
+    for signum in (signal.SIGINT, signal.SIGTERM):  # the final model is saved: finish printing, exit 0
+        signal.signal(signum, signal.SIG_IGN)
     print(f"run directory: {run_dir}")
     print(f"model:         {run_dir / 'model.zip'}")
     print(f"tensorboard:   tensorboard --logdir {run_dir.parent}")

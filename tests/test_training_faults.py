@@ -89,6 +89,8 @@ def _interrupt_and_resume(tmp_path, algo, algo_kwargs, total, lost_bound, *, vec
         rc, err, out = _run_session(cmd, run_dir, delay, signum, group)
         if rc == 0:
             break
+        if rc == -signum and (run_dir / "model.zip").exists() and saved_steps(run_dir / "model.zip") >= total:
+            break  # the signal landed in the last instants of a session that had finished and saved
         # an interrupt: the documented exit code, the saved state, the exact resume command
         assert rc == {signal.SIGINT: 130, signal.SIGTERM: 143}[signum], err
         m = re.search(r"interrupted by (SIGINT|SIGTERM) at ([\d,]+) steps(?: \(([\d,]+) steps of the unfinished "
