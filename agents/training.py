@@ -6,7 +6,7 @@ Config (``configs/asia_maskable_ppo.yaml``)::
       id: splitpoker/AsiaPokerSetting-v0
       kwargs: {house_way: asia-000, dealer_samples: 1}
     algo: maskable_ppo            # maskable_ppo | ppo | a2c | dqn
-    policy: MlpPolicy
+    policy: MlpPolicy             # or SettingScorerPolicy (agents.setting_scorer; env kwarg setting_features: true)
     algo_kwargs: {learning_rate: 0.0003, n_steps: 512, batch_size: 256}
     policy_kwargs: {net_arch: [256, 256]}
     n_envs: 4
@@ -37,6 +37,7 @@ from envs.rules.options import dataclass_from_dict
 
 ALGOS = ("maskable_ppo", "ppo", "a2c", "dqn")
 MASKING_ALGOS = ("maskable_ppo",)
+SCORER_POLICIES = ("SettingScorerPolicy",)  # agents.setting_scorer; needs env kwarg setting_features: true
 
 
 @dataclass
@@ -65,6 +66,12 @@ class TrainConfig:
             raise ValueError(f"unknown env id {self.env_id!r}: expected one of {list(envs.ENV_IDS)}")
         if self.algo not in ALGOS:
             raise ValueError(f"unknown algo {self.algo!r}: expected one of {ALGOS}")
+        if self.policy in SCORER_POLICIES:
+            if self.algo not in ("maskable_ppo", "ppo", "a2c"):
+                raise ValueError(f"policy {self.policy!r} works with maskable_ppo, ppo and a2c, not algo {self.algo!r}")
+            if self.env_kwargs.get("setting_features") is not True:
+                raise ValueError(f"policy {self.policy!r} scores each setting from its feature row: set "
+                                 f"env kwargs setting_features: true")
         if self.vec_env not in ("dummy", "subproc"):
             raise ValueError(f"vec_env={self.vec_env!r}: expected 'dummy' or 'subproc'")
         for name in ("n_envs", "total_timesteps", "checkpoint_freq"):
@@ -105,6 +112,21 @@ class TrainConfig:
 
     def make_run_name(self) -> str:
         return self.run_name or f"{self.env_id.replace('/', '_')}__{self.algo}__{self.seed}__{int(time.time())}"
+
+
+def resolve_policy(cfg: TrainConfig):
+    """The policy (an SB3 alias such as ``MlpPolicy``, or a class for ``SettingScorerPolicy``) and
+    its keyword arguments; the setting scorer's layout is read from the environment."""
+    if cfg.policy not in SCORER_POLICIES:
+        return cfg.policy, dict(cfg.policy_kwargs)
+    from .setting_scorer import layout_kwargs, policy_class
+
+    env = EnvFactory(cfg.env_id, cfg.resolved_env_kwargs)()
+    try:
+        kwargs = {**layout_kwargs(env), **cfg.policy_kwargs}
+    finally:
+        env.close()
+    return policy_class(cfg.policy, cfg.algo), kwargs
 
 
 def algo_class(name: str):
@@ -225,8 +247,9 @@ def train(cfg: TrainConfig, *, resume: Path | None = None, progress_bar: bool = 
     else:
         if resume is not None:
             log(f"no checkpoint in {run_dir}/checkpoints: starting from scratch")
-        model = cls(cfg.policy, env, seed=cfg.seed, device=cfg.device, tensorboard_log=str(run_dir),
-                    policy_kwargs=cfg.policy_kwargs or None, verbose=0, **cfg.algo_kwargs)
+        policy, policy_kwargs = resolve_policy(cfg)
+        model = cls(policy, env, seed=cfg.seed, device=cfg.device, tensorboard_log=str(run_dir),
+                    policy_kwargs=policy_kwargs or None, verbose=0, **cfg.algo_kwargs)
         remaining = cfg.total_timesteps
         reset = True
     if remaining <= 0:

@@ -61,6 +61,7 @@ class _Common:
     invalid_action_penalty: float = 1.0
     reward_unit: float | None = None
     observe_settings: bool = False
+    setting_features: bool = False
 
     def _check_common(self):
         if not isinstance(self.dealer_samples, int) or isinstance(self.dealer_samples, bool) or not 1 <= self.dealer_samples <= 1000:
@@ -69,7 +70,7 @@ class _Common:
             raise ValueError(f"invalid_action={self.invalid_action!r}: expected one of {INVALID_ACTION_MODES}")
         if self.reward_unit is not None and not float(self.reward_unit) > 0:
             raise ValueError(f"reward_unit={self.reward_unit!r}: expected a positive number of chips (or null for the table minimum)")
-        for name in ("mask_fouls", "allow_house_way_action", "observe_settings"):
+        for name in ("mask_fouls", "allow_house_way_action", "observe_settings", "setting_features"):
             if not isinstance(getattr(self, name), bool):
                 raise ValueError(f"{name}={getattr(self, name)!r}: expected true or false")
 
@@ -123,6 +124,10 @@ class AsiaPokerConfig(_Common):
         observe_settings: append every setting's hand values to the observation (105 × 3 for
             Asia: high rank class, medium value, low value, each scaled to [0, 1]); a feature
             variant that spares the agent from learning hand ranking (default False).
+        setting_features: append a fixed-width feature row per setting (19 values for Asia:
+            each hand's category, strength, kickers and the foul flag; layout in
+            :mod:`envs.setting_features`), after everything else; for policies that score each
+            setting with one shared network (``agents.setting_scorer``) (default False).
     """
 
     house_way: str = "asia-000"
@@ -168,7 +173,8 @@ class PaiGowPokerConfig(_Common):
         wager_min, wager_max, fortune_max: table limits.
         setting_wager: the fixed wager of the one-step ``PaiGowPokerSetting`` env.
         (mask_fouls, allow_house_way_action, dealer_samples, invalid_action, reward_unit,
-        observe_settings (21 × 2 values: back rank class, front value) as Asia.)
+        observe_settings (21 × 2 values: back rank class, front value), setting_features
+        (21 × 18 values) as Asia.)
     """
 
     house_way: str = "paigow-igw"
