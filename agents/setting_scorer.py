@@ -8,14 +8,17 @@ in :mod:`envs.setting_features`), and the same small network scores every row, a
 networks and Q-heads over action embeddings do::
 
     setting row x_s ──φ (shared MLP)──> h_s ──┐
-                                              ├─ ψ([h_s, ctx]) ──> logit of setting s
+                                              ├─ (w + M ctx) · h_s + b ──> logit of setting s
     cards, phase, wagers ─┬─ card MLP ──> c   │
     mean_s h_s ───────────┴────────────> ctx ─┘
     [c, mean_s h_s, max_s h_s] ──> value features (SB3's value_net reads them)
                                ──> bet logits (bet phase) and the house-way action's logit
 
 Permuting the settings (their rows) permutes their logits and leaves the value unchanged (the
-pooling is symmetric); the test suite checks both. Masks apply as for any policy:
+pooling is symmetric); the test suite checks both. The per-setting cost is one small MLP (the
+score is linear in ``h_s``, its weights shifted by the hand's context), because it runs 105 times
+per sample: a first version with a two-layer 128-wide score head on ``[h_s, ctx]`` reached 12
+steps/s on the shared 2-core machine, too slow to learn anything in the time budget. Masks apply as for any policy:
 ``MaskablePPO`` masks illegal logits (``MaskableCategorical``); plain ``PPO`` sees the foul flag
 and learns that a fouled setting loses.
 
@@ -24,7 +27,7 @@ In a config::
     env: {id: splitpoker/AsiaPokerSetting-v0, kwargs: {setting_features: true}}
     algo: maskable_ppo            # or ppo
     policy: SettingScorerPolicy
-    policy_kwargs: {hidden: 128, context: 32}
+    policy_kwargs: {hidden: 64, context: 16}
 
 The layout (``n_settings``, ``setting_offset``, ``features_start``, ``n_features``) is read from the
 environment by :func:`layout_kwargs` when training; it is saved in ``model.zip`` with the other
@@ -63,7 +66,7 @@ class SettingScorerNet(nn.Module):
     features."""
 
     def __init__(self, obs_dim: int, n_actions: int, *, n_settings: int, setting_offset: int, features_start: int,
-                 n_features: int, hidden: int = 128, context: int = 32, value_hidden: int = 64,
+                 n_features: int, hidden: int = 64, context: int = 16, value_hidden: int = 64,
                  activation: str = "relu"):
         super().__init__()
         if features_start + n_settings * n_features != obs_dim:
@@ -83,14 +86,15 @@ class SettingScorerNet(nn.Module):
         self.phi = nn.Sequential(nn.Linear(n_features, hidden), act(), nn.Linear(hidden, hidden), act())
         self.card = nn.Sequential(nn.Linear(OBS_SIZE, hidden), act())
         self.ctx = nn.Sequential(nn.Linear(2 * hidden, context), act())
-        self.psi = nn.Sequential(nn.Linear(hidden + context, hidden), act(), nn.Linear(hidden, 1))
+        self.score = nn.Linear(hidden, 1)  # w . h_s + b
+        self.modulate = nn.Linear(context, hidden, bias=False)  # + (M ctx) . h_s: the hand's context
         self.value = nn.Sequential(nn.Linear(3 * hidden, value_hidden), act())
         self.bet = nn.Linear(3 * hidden, setting_offset) if setting_offset else None
         self.house_way = nn.Linear(3 * hidden, 1) if self.has_house_way else None
 
     def output_layers(self) -> list[nn.Linear]:
         """Layers that emit logits (initialised small, like SB3's ``action_net``)."""
-        return [m for m in (self.psi[-1], self.bet, self.house_way) if m is not None]
+        return [m for m in (self.score, self.modulate, self.bet, self.house_way) if m is not None]
 
     def _encode(self, obs: th.Tensor):
         rows = obs[:, self.features_start:].reshape(obs.shape[0], self.n_settings, self.n_features)
@@ -102,7 +106,7 @@ class SettingScorerNet(nn.Module):
     def forward_actor(self, obs: th.Tensor) -> th.Tensor:
         h, c, pooled = self._encode(obs)
         ctx = self.ctx(th.cat([c, h.mean(dim=1)], dim=1))
-        scores = self.psi(th.cat([h, ctx.unsqueeze(1).expand(-1, self.n_settings, -1)], dim=2)).squeeze(2)
+        scores = self.score(h).squeeze(2) + th.einsum("bsh,bh->bs", h, self.modulate(ctx))
         parts = []
         if self.bet is not None:
             parts.append(self.bet(pooled))
@@ -122,7 +126,7 @@ class _ScorerMixin:
     """Replaces SB3's ``mlp_extractor`` + ``action_net`` by :class:`SettingScorerNet`."""
 
     def __init__(self, observation_space, action_space, lr_schedule, *, n_settings: int, setting_offset: int,
-                 features_start: int, n_features: int, hidden: int = 128, context: int = 32, value_hidden: int = 64,
+                 features_start: int, n_features: int, hidden: int = 64, context: int = 16, value_hidden: int = 64,
                  activation: str = "relu", **kwargs):
         self._scorer_kwargs = {"n_settings": n_settings, "setting_offset": setting_offset,
                                "features_start": features_start, "n_features": n_features, "hidden": hidden,
@@ -143,7 +147,8 @@ class _ScorerMixin:
         if self.ortho_init:
             for layer in self.mlp_extractor.output_layers():
                 nn.init.orthogonal_(layer.weight, gain=0.01)
-                nn.init.zeros_(layer.bias)
+                if layer.bias is not None:
+                    nn.init.zeros_(layer.bias)
         self.optimizer = self.optimizer_class(self.parameters(), lr=lr_schedule(1), **self.optimizer_kwargs)
 
     def _get_constructor_parameters(self) -> dict[str, Any]:

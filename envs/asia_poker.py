@@ -53,8 +53,8 @@ class AsiaPokerEnv(SplitHandEnv):
     ``invalid_action="penalize"``; tests/test_envs.py runs both that way on every id.
 
     ## Observation Space
-    ``Box(0, 1, (202,), float32)`` (517 with ``observe_settings=True``), layout in
-    :mod:`envs.observation`:
+    ``Box(0, 1, (202,), float32)`` (517 with ``observe_settings=True``, + 1,995 with
+    ``setting_features=True``), layout in :mod:`envs.observation` and :mod:`envs.setting_features`:
 
     ==========  =====  ====================================================================
     index       size   meaning
@@ -68,7 +68,25 @@ class AsiaPokerEnv(SplitHandEnv):
     200         1      ante / ante_max
     201         1      bonus wager / bonus_max
     202-516     315    (``observe_settings``) per setting: high rank / 2534, medium / 90, low / 12
+    next        1,995  (``setting_features``) per setting ``s``, a row of 19 at ``start + 19 s``
+                       (``start`` = 202, or 517 with ``observe_settings``), table below
     ==========  =====  ====================================================================
+
+    A setting's feature row (``setting_features=True``; for one shared per-setting network,
+    :mod:`agents.setting_scorer`; zero in the bet phase):
+
+    ======  ====  ================================================================
+    offset  size  meaning
+    ======  ====  ================================================================
+    0-10    11    high hand category one-hot (``HandCategory`` order)
+    11      1     high hand rank class / 2534
+    12      1     high hand position within its category (0 weakest .. 1 strongest)
+    13      1     medium value / 90
+    14      1     medium is a pair
+    15-16   2     medium top and second card ranks / 12 (the pair rank twice)
+    17      1     low card rank / 12
+    18      1     fouled
+    ======  ====  ================================================================
 
     ## Rewards
     Net chips of the round divided by ``reward_unit`` (default: the table minimum, $5): ante ×
@@ -90,10 +108,11 @@ class AsiaPokerEnv(SplitHandEnv):
     render_mode=None | "ansi" | "human", **fields)`` — any :class:`envs.config.AsiaPokerConfig`
     field as a keyword (``house_way``, ``rules``, ``bonus_paytable``, ``ante_levels``,
     ``bonus_levels``, ``mask_fouls``, ``allow_house_way_action``, ``dealer_samples``,
-    ``invalid_action``, ``reward_unit``, ``observe_settings``, …).
+    ``invalid_action``, ``reward_unit``, ``observe_settings``, ``setting_features``, …).
 
     ## Version History
-    * v0: initial release.
+    * v0: initial release. Later, still v0: the opt-in ``setting_features`` block (default off,
+      so default observations are unchanged).
     """
 
     config_cls = AsiaPokerConfig
