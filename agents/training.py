@@ -15,6 +15,8 @@ Config (``configs/asia_maskable_ppo.yaml``)::
     seed: 0
     checkpoint_freq: 50000        # environment steps between checkpoints
     log_dir: runs
+    warm_start: null              # or {teacher: table, hands: 20000, epochs: 3}: behaviour cloning
+                                  # from a teacher before RL (agents/warm_start.py)
 
 Masking: MaskablePPO reads ``action_masks()`` from every sub-environment (also through
 ``SubprocVecEnv``). PPO, A2C and DQN cannot mask; for them the environment is built with
@@ -58,6 +60,7 @@ class TrainConfig:
     log_dir: str = "runs"
     run_name: str | None = None
     device: str = "cpu"
+    warm_start: dict[str, Any] | None = None  # agents.warm_start: behaviour cloning before RL
 
     def __post_init__(self):
         import envs  # noqa: F401  (registers the ids)
@@ -72,6 +75,10 @@ class TrainConfig:
             if self.env_kwargs.get("setting_features") is not True:
                 raise ValueError(f"policy {self.policy!r} scores each setting from its feature row: set "
                                  f"env kwargs setting_features: true")
+        if self.warm_start is not None:
+            from .warm_start import WarmStart
+
+            WarmStart.from_dict(self.warm_start)
         if self.vec_env not in ("dummy", "subproc"):
             raise ValueError(f"vec_env={self.vec_env!r}: expected 'dummy' or 'subproc'")
         for name in ("n_envs", "total_timesteps", "checkpoint_freq"):
@@ -252,6 +259,11 @@ def train(cfg: TrainConfig, *, resume: Path | None = None, progress_bar: bool = 
                     policy_kwargs=policy_kwargs or None, verbose=0, **cfg.algo_kwargs)
         remaining = cfg.total_timesteps
         reset = True
+        if cfg.warm_start is not None:
+            from .warm_start import WarmStart, warm_start
+
+            warm_start(model, EnvFactory(cfg.env_id, cfg.resolved_env_kwargs), WarmStart.from_dict(cfg.warm_start),
+                       run_dir, log=log)
     if remaining <= 0:
         log(f"{run_dir} already has {model.num_timesteps} >= {cfg.total_timesteps} steps; nothing to do")
     else:

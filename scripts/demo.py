@@ -11,7 +11,7 @@ policy's reward and its exact regret with 95% intervals) plus ``evaluation.png``
 minute on two cores, then cached) and one exact solve per hand (~0.1-0.2 s).
 
 Examples:
-    python scripts/demo.py                                   # 100k steps, 3,000 hands, regret on 300
+    python scripts/demo.py                                   # 50k steps, 3,000 hands, regret on 300
     python scripts/demo.py --timesteps 20000 --hands 300 --regret-hands 0   # quick, no exact regret
 """
 
@@ -48,7 +48,7 @@ def verdict(regret: dict[str, dict], learned: str = "learned", reference: str = 
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--config", default=str(ROOT / "configs" / "asia_setting_scorer.yaml"), help="training config")
-    p.add_argument("--timesteps", type=int, default=100_000, help="training steps (default 100,000)")
+    p.add_argument("--timesteps", type=int, default=50_000, help="training steps (default 50,000)")
     p.add_argument("--hands", type=int, default=3000, help="evaluation hands (default 3,000)")
     p.add_argument("--regret-hands", type=int, default=300,
                    help="hands scored by exact regret, with the strategy table as a reference row (default 300; "
