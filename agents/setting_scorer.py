@@ -135,7 +135,8 @@ class _ScorerMixin:
             v = self._scorer_kwargs[k]
             if isinstance(v, bool) or not isinstance(v, int) or v < 1:
                 raise ValueError(f"SettingScorerPolicy {k}={v!r}: expected a positive integer")
-        kwargs.pop("net_arch", None)
+        if kwargs.pop("net_arch", None):
+            raise ValueError("SettingScorerPolicy takes no net_arch: size it with hidden, context and value_hidden")
         super().__init__(observation_space, action_space, lr_schedule, net_arch=[], **kwargs)
 
     def _build_mlp_extractor(self) -> None:

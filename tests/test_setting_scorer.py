@@ -113,6 +113,13 @@ def test_layout_errors():
 def test_config_errors_name_the_problem():
     with pytest.raises(ValueError, match="setting_features: true"):
         TrainConfig(policy="SettingScorerPolicy")
+    from gymnasium import spaces
+
+    from agents.setting_scorer import SettingScorerPolicy
+
+    with pytest.raises(ValueError, match="takes no net_arch"):
+        SettingScorerPolicy(spaces.Box(0, 1, (202 + 21 * 18,)), spaces.Discrete(21), lambda _: 1e-3, n_settings=21,
+                            setting_offset=0, features_start=202, n_features=18, net_arch=[64])
     with pytest.raises(ValueError, match="not algo 'dqn'"):
         TrainConfig(policy="SettingScorerPolicy", algo="dqn", env_kwargs={"setting_features": True})
     for name in ("asia_setting_scorer.yaml", "paigow_setting_scorer.yaml"):
