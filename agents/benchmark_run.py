@@ -146,14 +146,17 @@ def _regret_callback(scorer: Scorer, eval_every: int, make_policy: Callable, poi
 def build_model(spec: RunSpec, n_envs: int | None = None):
     """The untrained model and its vectorised env, seeded from ``spec.seed``."""
     from .training import TrainConfig, algo_class, make_vec_env
+    from .training import resolve_policy as training_policy
 
     a = spec.algo
     cfg = TrainConfig(env_id=spec.env.id, env_kwargs=dict(spec.env.kwargs), algo=a.algo, policy=a.policy,
                       algo_kwargs=dict(a.algo_kwargs), policy_kwargs=dict(a.policy_kwargs), n_envs=n_envs or a.n_envs,
                       total_timesteps=spec.total_timesteps, seed=spec.seed, vec_env="dummy")
     venv = make_vec_env(cfg)
-    model = algo_class(a.algo)(resolve_policy(a.algo, a.policy), venv, seed=spec.seed, device="cpu",
-                               policy_kwargs=dict(a.policy_kwargs) or None, verbose=0, **a.algo_kwargs)
+    resolve_policy(a.algo, a.policy)  # a clear error for an unknown name
+    policy, policy_kwargs = training_policy(cfg)  # the setting scorer's layout is read from the env
+    model = algo_class(a.algo)(policy, venv, seed=spec.seed, device="cpu",
+                               policy_kwargs=policy_kwargs or None, verbose=0, **a.algo_kwargs)
     return model, venv
 
 

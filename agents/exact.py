@@ -123,6 +123,50 @@ class ExactResult:
         return int(opt[0])
 
 
+def prefix_counts(game: Game, hist: np.ndarray) -> np.ndarray:
+    """Step 2's prefix sums of an outcome-class histogram: ``P[h, m, l]`` (Asia) / ``P[b, f]``
+    (Pai Gow) = dealer hands whose every hand value is strictly below ``(h, m, l)``; the last
+    index along an axis means "any value" (``P[-1, -1, -1]`` is the number of dealer hands)."""
+    n_rank = int(game.engine.table.n_classes)
+    if game.game == "asia":
+        P = np.zeros((n_rank + 1, N_MEDIUM + 1, N_LOW + 1), dtype=np.int64)
+        P[1:, 1:, 1:] = hist.reshape(n_rank, N_MEDIUM, N_LOW).cumsum(0).cumsum(1).cumsum(2)
+    else:
+        P = np.zeros((n_rank + 1, N_MEDIUM + 1), dtype=np.int64)
+        P[1:, 1:] = hist.reshape(n_rank, N_MEDIUM).cumsum(0).cumsum(1)
+    return P
+
+
+def result_from_prefix(game: Game, P: np.ndarray, hand: np.ndarray, ranks: np.ndarray,
+                       fouled: np.ndarray) -> ExactResult:
+    """Steps 2-3: the outcome counts of settings with values ``ranks`` (one row per setting, as
+    :meth:`Game.settings` gives them) against the dealer hands whose prefix sums are ``P``
+    (:func:`prefix_counts`). Shared by :meth:`ExactSolver.solve` and the strategy table
+    (:mod:`agents.strategy_table`), which histograms every dealer hand of the full deck."""
+    g = game
+    if g.game == "asia":
+        n = int(P[-1, -1, -1])
+        ph, pm, pl = ranks[:, 0], ranks[:, 1], ranks[:, 2]
+        wins = P[ph, pm, N_LOW] + P[ph, N_MEDIUM, pl] + P[-1, pm, pl] - 2 * P[ph, pm, pl]
+        pushes = np.zeros_like(wins)
+        losses = n - wins
+        commission = 0.0
+        ev = (wins - losses) / n
+    else:
+        n = int(P[-1, -1])
+        pb, pf = ranks[:, 0], ranks[:, 1]
+        wins = P[pb, pf]
+        losses = n - P[pb, N_MEDIUM] - P[-1, pf] + wins
+        pushes = n - wins - losses
+        commission = g.rules.commission
+        ev = ((1 - commission) * wins - losses) / n
+    wins = np.where(fouled, 0, wins)
+    pushes = np.where(fouled, 0, pushes)
+    losses = np.where(fouled, n, losses)
+    ev = np.where(fouled, -1.0, ev)
+    return ExactResult(g.game, g.style.value, hand, n, wins, pushes, losses, fouled, ev, float(commission))
+
+
 class ExactSolver:
     """Exact EVs for ``game`` (game, style, rules); holds the dealer table and scratch buffers.
 
@@ -166,35 +210,8 @@ class ExactSolver:
             pool = np.unique(np.asarray(pool, dtype=np.int64))
             if np.intersect1d(pool, hand).size:
                 raise ValueError("the dealer pool overlaps the player's cards")
-        hist = self.histogram(pool, parallel)
-        n = int(hist.sum())
         ranks, fouled = g.settings(hand)
-        if g.game == "asia":
-            h3 = hist.reshape(self._n_rank, N_MEDIUM, N_LOW)
-            P = np.zeros((self._n_rank + 1, N_MEDIUM + 1, N_LOW + 1), dtype=np.int64)
-            P[1:, 1:, 1:] = h3.cumsum(0).cumsum(1).cumsum(2)
-            ph, pm, pl = ranks[:, 0], ranks[:, 1], ranks[:, 2]
-            n_hml = P[ph, pm, pl]
-            wins = P[ph, pm, N_LOW] + P[ph, N_MEDIUM, pl] + P[self._n_rank, pm, pl] - 2 * n_hml
-            pushes = np.zeros_like(wins)
-            losses = n - wins
-            commission = 0.0
-            ev = (wins - losses) / n
-        else:
-            h2 = hist.reshape(self._n_rank, N_MEDIUM)
-            P = np.zeros((self._n_rank + 1, N_MEDIUM + 1), dtype=np.int64)
-            P[1:, 1:] = h2.cumsum(0).cumsum(1)
-            pb, pf = ranks[:, 0], ranks[:, 1]
-            wins = P[pb, pf]
-            losses = n - P[pb, N_MEDIUM] - P[self._n_rank, pf] + wins
-            pushes = n - wins - losses
-            commission = g.rules.commission
-            ev = ((1 - commission) * wins - losses) / n
-        wins = np.where(fouled, 0, wins)
-        pushes = np.where(fouled, 0, pushes)
-        losses = np.where(fouled, n, losses)
-        ev = np.where(fouled, -1.0, ev)
-        return ExactResult(g.game, g.style.value, hand, n, wins, pushes, losses, fouled, ev, float(commission))
+        return result_from_prefix(g, prefix_counts(g, self.histogram(pool, parallel)), hand, ranks, fouled)
 
 
 # ---- the naive method: the house way run for every dealer hand (reference and benchmark) -----

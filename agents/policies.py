@@ -125,6 +125,51 @@ class OptimalPolicy(Policy):
         return result.best(prefer=self.game.house_way(hand).setting)
 
 
+class StrategyTablePolicy(Policy):
+    """The non-fouled setting with the highest strategy-table EV (:mod:`agents.strategy_table`):
+    each setting valued exactly by its sub-hand values against all 154,143,080 dealer hands,
+    ignoring card removal. Ties go to the house way when it is among the best, else to the lowest
+    setting index. ``exact_margin > 0``: when the best two table EVs differ by less than it, solve
+    the hand exactly instead (card removal included; 0.1-0.2 s per such hand on a free core)."""
+
+    name = "table"
+
+    def __init__(self, *, table=None, exact_margin: float = 0.0, solver=None, **kw):
+        super().__init__(**kw)
+        if isinstance(exact_margin, bool) or not isinstance(exact_margin, (int, float)) or not exact_margin >= 0:
+            raise ValueError(f"exact_margin={exact_margin!r}: expected a number >= 0 (0 = never solve exactly)")
+        self._table = table
+        self.exact_margin = float(exact_margin)
+        self._solver = solver
+        self.n_exact = 0
+
+    @property
+    def table(self):
+        if self._table is None:
+            from .strategy_table import StrategyTable
+
+            self._table = StrategyTable(self.game)
+        return self._table
+
+    def choose_setting(self, hand, legal):
+        from .strategy_table import best_setting
+
+        r = self.table.evaluate(hand)
+        house = self.game.house_way(hand).setting
+        s = best_setting(r, house, legal)
+        if self.exact_margin > 0:
+            ev = np.where(~r.fouled & np.asarray(legal, dtype=bool), r.ev, -np.inf)
+            top2 = np.sort(ev)[-2:]
+            if top2.size == 2 and top2[1] - top2[0] < self.exact_margin:
+                if self._solver is None:
+                    from .exact import ExactSolver
+
+                    self._solver = ExactSolver(self.game)
+                self.n_exact += 1
+                s = best_setting(self._solver.solve(hand), house, legal)
+        return s
+
+
 class SB3Policy(Policy):
     """A trained stable-baselines3 / sb3-contrib model behind the same interface."""
 
@@ -146,7 +191,8 @@ class SB3Policy(Policy):
         return int(a)
 
 
-BASELINES = {"random": RandomPolicy, "house-way": HouseWayPolicy, "mc-best": MonteCarloPolicy, "optimal": OptimalPolicy}
+BASELINES = {"random": RandomPolicy, "house-way": HouseWayPolicy, "mc-best": MonteCarloPolicy, "optimal": OptimalPolicy,
+             "table": StrategyTablePolicy}
 
 
 def make_baseline(name: str, env, **kwargs) -> Policy:

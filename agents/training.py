@@ -7,7 +7,7 @@ Config (``configs/asia_maskable_ppo.yaml``; every key is described in
       id: splitpoker/AsiaPokerSetting-v0
       kwargs: {house_way: asia-000, dealer_samples: 1}
     algo: maskable_ppo            # maskable_ppo | ppo | a2c | dqn
-    policy: MlpPolicy
+    policy: MlpPolicy             # or SettingScorerPolicy (agents.setting_scorer; env kwarg setting_features: true)
     algo_kwargs: {learning_rate: 0.0003, n_steps: 512, batch_size: 256}
     policy_kwargs: {net_arch: [256, 256]}
     n_envs: 4
@@ -16,6 +16,8 @@ Config (``configs/asia_maskable_ppo.yaml``; every key is described in
     seed: 0
     checkpoint_freq: 50000        # environment steps between checkpoints
     log_dir: runs
+    warm_start: null              # or {teacher: table, hands: 20000, epochs: 3}: behaviour cloning
+                                  # from a teacher before RL (agents/warm_start.py)
 
 Masking: MaskablePPO reads ``action_masks()`` from every sub-environment (also through
 ``SubprocVecEnv``). PPO, A2C and DQN cannot mask; for them the environment runs with
@@ -39,6 +41,7 @@ from typing import Any
 from .training_config import (
     ALGOS,
     MASKING_ALGOS,
+    SCORER_POLICIES,
     ConfigError,
     TrainConfig,
     algo_class,
@@ -149,9 +152,21 @@ def metrics_callback():
 
 
 def resolve_policy(cfg: TrainConfig):
-    """The policy passed to the algorithm (an alias such as ``MlpPolicy``) and its keyword
-    arguments, class names resolved (``activation_fn: Tanh``)."""
-    return cfg.policy, resolve_policy_kwargs(cfg.policy_kwargs)
+    """The policy passed to the algorithm (an alias such as ``MlpPolicy``, or the class of a
+    :data:`~agents.training_config.CUSTOM_POLICIES` entry such as ``SettingScorerPolicy``) and its
+    keyword arguments, class names resolved (``activation_fn: Tanh``); the setting scorer's layout
+    is read from the environment."""
+    kwargs = resolve_policy_kwargs(cfg.policy_kwargs)
+    if cfg.policy not in SCORER_POLICIES:
+        return cfg.policy, kwargs
+    from .setting_scorer import layout_kwargs, policy_class
+
+    env = EnvFactory(cfg.env_id, cfg.resolved_env_kwargs)()
+    try:
+        kwargs = {**layout_kwargs(env), **kwargs}
+    finally:
+        env.close()
+    return policy_class(cfg.policy, cfg.algo), kwargs
 
 
 def latest_checkpoint(run_dir: Path) -> Path | None:
@@ -292,6 +307,12 @@ def train(cfg: TrainConfig | None = None, *, resume: str | Path | None = None, t
                                                    "total_timesteps": cfg.total_timesteps, "versions": _versions()})
         run_dir.mkdir(parents=True, exist_ok=True)
         write_text(run_dir / "config.yaml", yaml.safe_dump(meta, sort_keys=False))
+        if state is None and cfg.warm_start is not None:  # a new model: behaviour cloning before RL
+            from .warm_start import WarmStart, warm_start
+
+            warm_start(model, EnvFactory(cfg.env_id, cfg.resolved_env_kwargs), WarmStart.from_dict(cfg.warm_start),
+                       run_dir, log=log)
+        remaining = cfg.total_timesteps - model.num_timesteps
         remaining = cfg.total_timesteps - model.num_timesteps
 
         with SignalStop() as stop:

@@ -234,7 +234,9 @@ def _check_algo_values(algo: str, algo_kwargs: dict[str, Any]) -> None:
 
 # policies that are not stable-baselines3 aliases: name -> "module:function", where
 # ``function(name, algo)`` returns the policy class for that algorithm
-CUSTOM_POLICIES: dict[str, str] = {}
+CUSTOM_POLICIES: dict[str, str] = {"SettingScorerPolicy": "agents.setting_scorer:policy_class"}
+# policies that score each setting from its feature row (env kwarg ``setting_features: true``)
+SCORER_POLICIES = ("SettingScorerPolicy",)
 
 
 def policy_class(algo: str, policy: str):
@@ -280,10 +282,10 @@ def check_algo_and_policy(algo: str, policy: str, algo_kwargs: dict[str, Any], p
 
 
 _YAML_KEYS = ("env", "algo", "policy", "algo_kwargs", "policy_kwargs", "n_envs", "vec_env", "total_timesteps",
-              "seed", "checkpoint_freq", "log_dir", "run_name", "device")
+              "seed", "checkpoint_freq", "log_dir", "run_name", "device", "warm_start")
 # the fields that define the experiment; the others say where it is written and how long it runs
 EXPERIMENT_FIELDS = ("env_id", "env_kwargs", "algo", "policy", "algo_kwargs", "policy_kwargs", "n_envs",
-                     "vec_env", "seed", "checkpoint_freq", "device")
+                     "vec_env", "seed", "checkpoint_freq", "device", "warm_start")
 
 
 @dataclass
@@ -306,6 +308,7 @@ class TrainConfig:
     log_dir: str = "runs"
     run_name: str | None = None
     device: str = "cpu"
+    warm_start: dict[str, Any] | None = None  # agents.warm_start: behaviour cloning before RL
 
     def __post_init__(self):
         self.validate()
@@ -345,6 +348,13 @@ class TrainConfig:
                              f"actions: the first fouled setting would stop the run; expected 'penalize' "
                              f"(the default) or algo: maskable_ppo")
         check_algo_and_policy(self.algo, self.policy, self.algo_kwargs, self.policy_kwargs)
+        if self.policy in SCORER_POLICIES and self.env_kwargs.get("setting_features") is not True:
+            raise ValueError(f"policy {self.policy!r} scores each setting from its feature row: set env.kwargs "
+                             f"setting_features: true")
+        if self.warm_start is not None:
+            from .warm_start import WarmStart
+
+            WarmStart.from_dict(self.warm_start)
 
     @classmethod
     def from_dict(cls, data: dict[str, Any] | None) -> TrainConfig:

@@ -62,8 +62,8 @@ class AsiaPokerEnv(SplitHandEnv):
     non-integer, or a step after the episode ended always raises ``ValueError``.
 
     ## Observation Space
-    ``Box(0, 1, (202,), float32)`` (517 with ``observe_settings=True``), layout in
-    :mod:`envs.observation`:
+    ``Box(0, 1, (202,), float32)`` (517 with ``observe_settings=True``, + 1,995 with
+    ``setting_features=True``), layout in :mod:`envs.observation` and :mod:`envs.setting_features`:
 
     ==========  =====  ====================================================================
     index       size   meaning
@@ -77,7 +77,25 @@ class AsiaPokerEnv(SplitHandEnv):
     200         1      ante / ante_max
     201         1      bonus wager / bonus_max
     202-516     315    (``observe_settings``) per setting: high rank / 2534, medium / 90, low / 12
+    next        1,995  (``setting_features``) per setting ``s``, a row of 19 at ``start + 19 s``
+                       (``start`` = 202, or 517 with ``observe_settings``), table below
     ==========  =====  ====================================================================
+
+    A setting's feature row (``setting_features=True``; for one shared per-setting network,
+    :mod:`agents.setting_scorer`; zero in the bet phase):
+
+    ======  ====  ================================================================
+    offset  size  meaning
+    ======  ====  ================================================================
+    0-10    11    high hand category one-hot (``HandCategory`` order)
+    11      1     high hand rank class / 2534
+    12      1     high hand position within its category (0 weakest .. 1 strongest)
+    13      1     medium value / 90
+    14      1     medium is a pair
+    15-16   2     medium top and second card ranks / 12 (the pair rank twice)
+    17      1     low card rank / 12
+    18      1     fouled
+    ======  ====  ================================================================
 
     ## Rewards
     Net chips of the round divided by ``reward_unit`` (default: the table minimum, $5): ante ×
@@ -99,7 +117,7 @@ class AsiaPokerEnv(SplitHandEnv):
     render_mode=None | "ansi" | "human" | "rgb_array", **fields)`` — any :class:`envs.config.AsiaPokerConfig`
     field as a keyword (``house_way``, ``rules``, ``bonus_paytable``, ``ante_levels``,
     ``bonus_levels``, ``mask_fouls``, ``allow_house_way_action``, ``dealer_samples``,
-    ``invalid_action``, ``reward_unit``, ``observe_settings``, …). Every field is validated when
+    ``invalid_action``, ``reward_unit``, ``observe_settings``, ``setting_features``, …). Every field is validated when
     the config is built; a bad value raises ``ValueError`` naming the field, the value and what
     is allowed (numpy numbers are accepted where numbers are, booleans are not numbers).
 
@@ -113,7 +131,8 @@ class AsiaPokerEnv(SplitHandEnv):
     * v0, revised (same id): default ``invalid_action`` is now ``"penalize"`` so every action of
       the space steps (a masked fouled setting is played and loses the ante; a wrong-phase action
       ends the episode with the penalty); ``"raise"`` stays as a debugging option. Added the
-      ``rgb_array`` render mode; config fields are validated when the config is built.
+      ``rgb_array`` render mode; config fields are validated when the config is built. The
+      opt-in ``setting_features`` block (default off, so default observations are unchanged).
     """
 
     config_cls = AsiaPokerConfig

@@ -18,6 +18,7 @@ from .rules.bonus import features_sorted
 from .rules.cards import format_cards
 from .rules.house_way import HouseWayStyle
 from .rules.rank_tables import paigow_back_table
+from .setting_features import FEATURES, SettingFeatures
 
 
 class Phase(IntEnum):
@@ -65,6 +66,10 @@ class SplitHandEnv(gym.Env):
         n_actions = self.setting_offset + self.n_settings + (1 if self.config.allow_house_way_action else 0)
         self.action_space = spaces.Discrete(n_actions)
         self.obs_size = OBS_SIZE + (self.n_settings * self.ranks_width if self.config.observe_settings else 0)
+        self.setting_features_start = self.obs_size
+        self.setting_features_width = FEATURES["asia" if self.ranks_width == 3 else "paigow"]
+        if self.config.setting_features:
+            self.obs_size += self.n_settings * self.setting_features_width
         self.observation_space = spaces.Box(0.0, 1.0, shape=(self.obs_size,), dtype=np.float32)
         self._main_max, self._bonus_max = self._limits()
         self._n_dealers = self.config.dealer_samples
@@ -90,6 +95,8 @@ class SplitHandEnv(gym.Env):
         # observe_settings: each setting's hand values scaled to [0, 1] (rank classes, two-card 0..90, one-card 0..12)
         self._value_scale = 1.0 / np.array([table.n_classes - 1, 90, 12][: self.ranks_width], dtype=np.float32)
         self._style_id = HouseWayStyle.parse(self.config.house_way).style_id
+        self._setting_features = SettingFeatures("asia" if self.ranks_width == 3 else "paigow", table.class_category) \
+            if self.config.setting_features else None
 
     # ---- subclass hooks -------------------------------------------------------------------
     ranks_width = 0
@@ -254,11 +261,17 @@ class SplitHandEnv(gym.Env):
         fill_observation(self.player, show, int(self.phase), self.main_wager / self._main_max,
                          self.bonus_wager / self._bonus_max if self._bonus_max else 0.0, self._obs)
         if self.config.observe_settings:
-            extra = self._obs[OBS_SIZE:]
+            extra = self._obs[OBS_SIZE:self.setting_features_start]
             if show:
                 extra[:] = (self.ranks * self._value_scale).ravel()
             else:
                 extra[:] = 0.0
+        if self._setting_features is not None:
+            block = self._obs[self.setting_features_start:]
+            if show:
+                self._setting_features.fill(self.ranks, self.fouled, block)
+            else:
+                block[:] = 0.0
         return self._obs.copy()
 
     def _info(self) -> dict[str, Any]:

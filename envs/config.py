@@ -119,9 +119,10 @@ class _Common:
     invalid_action_penalty: float = 1.0
     reward_unit: float | None = None
     observe_settings: bool = False
+    setting_features: bool = False
 
     def _check_common(self):
-        for name in ("mask_fouls", "allow_house_way_action", "observe_settings"):
+        for name in ("mask_fouls", "allow_house_way_action", "observe_settings", "setting_features"):
             object.__setattr__(self, name, _flag(name, getattr(self, name)))
         object.__setattr__(self, "dealer_samples", _integer("dealer_samples", self.dealer_samples, 1, MAX_DEALER_SAMPLES,
                                                             " (1 is the real game)"))
@@ -217,6 +218,10 @@ class AsiaPokerConfig(_Common):
         observe_settings: append every setting's hand values to the observation (105 × 3 for
             Asia: high rank class, medium value, low value, each scaled to [0, 1]); a feature
             variant that spares the agent from learning hand ranking (default False).
+        setting_features: append a fixed-width feature row per setting (19 values for Asia:
+            each hand's category, strength, kickers and the foul flag; layout in
+            :mod:`envs.setting_features`), after everything else; for policies that score each
+            setting with one shared network (``agents.setting_scorer``) (default False).
     """
 
     house_way: str = "asia-000"
@@ -265,7 +270,7 @@ class PaiGowPokerConfig(_Common):
         setting_wager: the fixed wager of the one-step ``PaiGowPokerSetting`` env.
         (mask_fouls, allow_house_way_action, dealer_samples, invalid_action,
         invalid_action_penalty, reward_unit, observe_settings (21 × 2 values: back rank class,
-        front value) and the validation as Asia, with ``0 < wager_min <= wager_max``,
+        front value), setting_features (21 × 18 values) and the validation as Asia, with ``0 < wager_min <= wager_max``,
         ``fortune_max >= 0``.)
     """
 

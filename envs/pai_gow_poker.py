@@ -39,7 +39,11 @@ class PaiGowPokerEnv(SplitHandEnv):
     ## Observation Space
     ``Box(0, 1, (202,), float32)``, the layout of :mod:`envs.observation` (index 200 = wager /
     wager_max, 201 = Fortune wager / fortune_max); with ``observe_settings=True`` 244 values, the
-    last 42 each setting's back rank class / 7462 and front value / 90.
+    last 42 each setting's back rank class / 7462 and front value / 90. With
+    ``setting_features=True`` a further 21 × 18 values follow: per setting ``s`` a row at
+    ``start + 18 s`` (:mod:`envs.setting_features`): 0-10 back hand category one-hot, 11 back
+    rank class / 7462, 12 position within its category, 13 front value / 90, 14 front is a pair,
+    15-16 front card ranks / 12, 17 fouled; zero in the bet phase.
 
     ## Rewards
     Net chips / ``reward_unit`` (default the table minimum, $5): wager × (1 − commission, 0 or

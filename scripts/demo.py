@@ -34,14 +34,32 @@ from agents import cli
 from agents.training import TrainConfig, train
 
 
+def verdict(regret: dict[str, dict], learned: str = "learned", reference: str = "house-way") -> str:
+    """One line: is the learned agent's exact regret below the reference's, 95% intervals apart?"""
+    a, b = regret[learned], regret[reference]
+    lo_b = b["mean_regret"] - b["regret_ci95"]
+    hi_a = a["mean_regret"] + a["regret_ci95"]
+    text = (f"exact regret {a['mean_regret']:.4f} ± {a['regret_ci95']:.4f} vs the house way's "
+            f"{b['mean_regret']:.4f} ± {b['regret_ci95']:.4f} per hand ({a['hands']} hands)")
+    if hi_a < lo_b:
+        return f"[demo] the learned agent beats the house way: {text}, 95% intervals apart"
+    if a["mean_regret"] < b["mean_regret"]:
+        return f"[demo] the learned agent is ahead of the house way but not clearly: {text}, 95% intervals overlap"
+    return f"[demo] the learned agent does NOT beat the house way: {text}"
+
+
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--config", default=str(ROOT / "configs" / "asia_maskable_ppo.yaml"), help="training config")
-    p.add_argument("--timesteps", type=cli.count(1, 100_000_000, "time: ~1,000-3,000 steps/s on two cores"),
-                   default=250_000, help="training steps (default 250,000; at most 10^8)")
+    p.add_argument("--config", default=str(ROOT / "configs" / "asia_setting_scorer.yaml"), help="training config")
+    p.add_argument("--timesteps", type=cli.count(1, 100_000_000, "time: ~400-3,000 steps/s on two cores"),
+                   default=50_000, help="training steps (default 50,000; at most 10^8)")
     p.add_argument("--hands", type=cli.count(1, evaluate.MAX_HANDS, "see evaluate.py --hands"), default=3000,
                    help="evaluation hands (default 3,000)")
-    p.add_argument("--seed", type=cli.seed, default=0, help="training seed, 0..2**63-1 (default 0)")
+    p.add_argument("--regret-hands", type=cli.count(0, 10_000, "time: one exact solve (~0.1-0.2 s) per hand"),
+                   default=300, help="hands scored by exact regret, with the strategy table as a reference row "
+                                     "(default 300; 0 skips both)")
+    p.add_argument("--seed", type=cli.count(0, 2**32 - 1, "the training seed seeds numpy and torch"), default=0,
+                   help="training seed, 0..2**32-1 (default 0)")
     p.add_argument("--eval-seed", type=cli.seed, default=2024,
                    help="seed of the evaluation hands, 0..2**63-1 (default 2024)")
     p.add_argument("--log-dir", default="runs", help="where runs go (default runs/; created if missing)")
@@ -81,25 +99,34 @@ def run(args) -> int:
     cfg.seed = args.seed
     cfg.log_dir = args.log_dir
     cfg.run_name = f"demo__{cfg.env_id.replace('/', '_')}__{cfg.algo}__{cfg.seed}__{int(time.time())}"
-    print(f"[demo] training {cfg.algo} on {cfg.env_id} for {cfg.total_timesteps:,} steps ...", flush=True)
+    print(f"[demo] training {cfg.algo} ({cfg.policy}) on {cfg.env_id} for {cfg.total_timesteps:,} steps ...", flush=True)
     run_dir = train(cfg, progress_bar=not args.no_progress)
+    t_train = time.perf_counter() - t0
     plot = run_dir / "evaluation.png"
     out = run_dir / "evaluation.json"
-    print(f"[demo] evaluating on {args.hands:,} hands (same cards and dealer hands for every policy) ...", flush=True)
-    code = evaluate.main(["--model", str(run_dir / "model.zip"), "--model", "random", "--hands", str(args.hands),
-                          "--seed", str(args.eval_seed), "--plot", str(plot), "--out", str(out)])
+    print(f"[demo] evaluating on {args.hands:,} hands (same cards and dealer hands for every policy)"
+          + (f", exact regret on the first {min(args.regret_hands, args.hands):,}" if args.regret_hands else "")
+          + " ...", flush=True)
+    eval_args = ["--model", str(run_dir / "model.zip")] + (["--model", "table"] if args.regret_hands else []) + [
+        "--model", "random", "--hands", str(args.hands), "--seed", str(args.eval_seed), "--plot", str(plot),
+        "--out", str(out)]
+    if args.regret_hands:
+        eval_args += ["--regret", "--regret-hands", str(args.regret_hands)]
+    code = evaluate.main(eval_args)
     if code:
         return code
-    res = json.loads(out.read_text())["policies"]
-    learned = res["learned"]
+    result = json.loads(out.read_text())
+    learned = result["policies"]["learned"]
     print()
-    print(f"[demo] done in {time.perf_counter() - t0:.0f} s")
+    print(f"[demo] done in {time.perf_counter() - t0:.0f} s (training {t_train:.0f} s)")
     print(f"  learned policy: {learned['mean_reward']:+.4f} ± {learned['ci95']:.4f} per hand, "
           f"{learned['diff_vs_house_way']:+.4f} ± {learned['diff_vs_house_way_ci95']:.4f} vs the house way, "
           f"agrees with it on {100 * learned['house_way_agreement']:.0f}% of hands")
     print(f"  outputs:     {run_dir}/ (model.zip, config.yaml, checkpoints/, evaluation.json, evaluation.png)")
     print(f"  plot:        {plot}")
     print(f"  tensorboard: tensorboard --logdir {args.log_dir}   (then open http://localhost:6006)")
+    if args.regret_hands:
+        print(verdict(result["regret"]))
     return 0
 
 

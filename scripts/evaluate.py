@@ -8,6 +8,7 @@ for paired differences.
 Examples:
     python scripts/evaluate.py --model runs/<run>/model.zip --model random --hands 5000
     python scripts/evaluate.py --model house-way --model mc-best --env splitpoker/PaiGowPokerSetting-v0 --json
+    python scripts/evaluate.py --model runs/<run>/model.zip --model table --regret --regret-hands 300
     python scripts/evaluate.py --model runs/<run>/model.zip --plot eval.png
 
 --out and --plot must name files in existing, writable folders (checked before any work); the
@@ -51,9 +52,10 @@ MAX_HANDS = 1_000_000
 
 def parse_args(argv=None):
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--model", action="append", default=[], metavar="PATH|random|house-way|mc-best|optimal",
+    p.add_argument("--model", action="append", default=[], metavar="PATH|random|house-way|mc-best|optimal|table",
                    help="a policy to evaluate (repeatable): a saved model .zip or a baseline name "
-                        "(optimal solves every hand exactly: ~0.1-0.2 s per hand)")
+                        "(optimal solves every hand exactly: ~0.1-0.2 s per hand; table: the strategy "
+                        "table, agents/strategy_table.py, built from the dealer table in seconds)")
     p.add_argument("--env", help="environment id (default: the model's, else splitpoker/AsiaPokerSetting-v0)")
     p.add_argument("--env-kwargs", default="{}", help="JSON of environment config overrides (default: the model's)")
     p.add_argument("--hands", type=cli.count(1, MAX_HANDS, "time and memory: every policy plays every hand, "

@@ -175,7 +175,8 @@ def test_evaluate_script_and_demo(tmp_path, capsys):
     spec = importlib.util.spec_from_file_location("demo", root / "scripts" / "demo.py")
     demo = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(demo)
-    assert demo.main(["--timesteps", "256", "--hands", "40", "--log-dir", str(tmp_path), "--no-progress"]) == 0
+    assert demo.main(["--timesteps", "256", "--hands", "40", "--regret-hands", "0", "--log-dir", str(tmp_path),
+                      "--no-progress"]) == 0
     out = capsys.readouterr().out
     assert "tensorboard --logdir" in out and "learned policy" in out
     run_dir = next(tmp_path.glob("demo__*"))
@@ -184,6 +185,13 @@ def test_evaluate_script_and_demo(tmp_path, capsys):
     assert (run_dir / "evaluation.png").stat().st_size > 1000
     import evaluate
 
+    assert demo.main(["--timesteps", "0"]) == 2
+    row = {"hands": 300, "mean_regret": 0.01, "regret_ci95": 0.004}
+    house = {"hands": 300, "mean_regret": 0.06, "regret_ci95": 0.01}
+    assert "beats the house way" in demo.verdict({"learned": row, "house-way": house}) and "apart" in demo.verdict(
+        {"learned": row, "house-way": house})
+    assert "overlap" in demo.verdict({"learned": {**row, "mean_regret": 0.05}, "house-way": house})
+    assert "NOT" in demo.verdict({"learned": {**row, "mean_regret": 0.07}, "house-way": house})
     assert evaluate.main(["--model", "nope.zip"]) == 2
     with pytest.raises(SystemExit) as exit_info:  # argparse refuses the count before any work
         evaluate.main(["--model", "house-way", "--hands", "0"])
