@@ -85,7 +85,7 @@ def _interrupt_and_resume(tmp_path, algo, algo_kwargs, total, lost_bound, *, vec
         sessions += 1
         assert sessions <= max_interrupts + 2, "training did not finish"
         signum = signals[interrupts % len(signals)]
-        delay = float(rng.uniform(0.5, 2.5)) if interrupts < max_interrupts else None
+        delay = float(rng.uniform(0.3, 1.5)) if interrupts < max_interrupts else None
         rc, err, out = _run_session(cmd, run_dir, delay, signum, group)
         if rc == 0:
             break
@@ -138,7 +138,7 @@ def _interrupt_and_resume(tmp_path, algo, algo_kwargs, total, lost_bound, *, vec
 def test_maskable_ppo_survives_sigint_and_sigterm(tmp_path):
     n_steps, n_envs = 64, 2
     run_dir, interrupts, lost = _interrupt_and_resume(
-        tmp_path, "maskable_ppo", {"n_steps": n_steps, "batch_size": 64, "n_epochs": 1}, total=4000,
+        tmp_path, "maskable_ppo", {"n_steps": n_steps, "batch_size": 64, "n_epochs": 1}, total=12000,
         lost_bound=n_steps * n_envs)
     print(f"maskable_ppo: {interrupts} interrupts survived, at most {lost} steps lost")
     assert interrupts >= 2
