@@ -109,8 +109,11 @@ def _interrupt_and_resume(tmp_path, algo, algo_kwargs, total, lost_bound, *, vec
                 with open(replay_buffer_path(path), "rb") as f:
                     assert pickle.load(f).size() * 2 == steps
         states = saved_states(run_dir)
-        assert states and states[-1].steps == max(steps, newest)
-        newest = states[-1].steps
+        if states:
+            assert states[-1].steps == max(steps, newest)
+            newest = states[-1].steps
+        else:  # interrupted before its first rollout ended: nothing to save, nothing lost
+            assert steps == newest == 0 and m.group(4) == "nothing new to save", err
         interrupts, max_lost = interrupts + 1, max(max_lost, lost)
         resume = re.search(r"resume with: (.+)", err)
         assert resume, err
