@@ -94,6 +94,19 @@ def interrupted(what: str = "") -> int:
     return EXIT_INTERRUPTED
 
 
+def run_interruptible(run, args, on_interrupt: str = "") -> int:
+    """``run(args)`` with Ctrl-C handled (see :func:`handle_interrupts`): an interrupt, or an
+    error it caused inside numba, prints ``interrupted: <on_interrupt>`` and returns 130; any
+    other exception propagates."""
+    handle_interrupts()
+    try:
+        return run(args)
+    except BaseException as e:
+        if not is_interrupt(e):
+            raise
+        return interrupted(on_interrupt)
+
+
 def _int(text: str) -> int:
     try:
         return int(text)

@@ -13,6 +13,7 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
+from .actions import as_action
 from .observation import OBS_SIZE, fill_observation
 from .rules.bonus import features_sorted
 from .rules.cards import format_cards
@@ -224,13 +225,7 @@ class SplitHandEnv(gym.Env):
 
     # ---- helpers --------------------------------------------------------------------------
     def _validate_action(self, action):
-        if isinstance(action, np.ndarray):
-            if action.size != 1:
-                raise ValueError(f"action {action!r} must be a single integer")
-            action = action.reshape(-1)[0]
-        if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
-            raise ValueError(f"action {action!r} is not an integer in 0..{self.action_space.n - 1}")
-        action = int(action)
+        action = as_action(action, self.action_space.n, check_range=False)
         if self.phase == Phase.DONE:
             raise ValueError(f"action {action} in phase DONE: the episode is over, call reset()")
         if not 0 <= action < self.action_space.n:

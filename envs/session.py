@@ -18,6 +18,7 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
+from .actions import as_action
 from .asia_poker import AsiaPokerEnv
 from .config import AsiaPokerConfig, PaiGowPokerConfig
 from .pai_gow_poker import PaiGowPokerEnv
@@ -185,16 +186,7 @@ class SplitHandSessionEnv(gym.Env):
 
     # ---- helpers --------------------------------------------------------------------------
     def _validate(self, action) -> int:
-        if isinstance(action, np.ndarray):
-            if action.size != 1:
-                raise ValueError(f"action {action!r} must be a single integer")
-            action = action.reshape(-1)[0]
-        if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
-            raise ValueError(f"action {action!r} is not an integer in 0..{self.action_space.n - 1}")
-        action = int(action)
-        if not 0 <= action < self.action_space.n:
-            raise ValueError(f"action {action} out of range: expected 0..{self.action_space.n - 1}")
-        return action
+        return as_action(action, self.action_space.n)
 
     def _why(self, action: int) -> str:
         if not self.in_set_phase:

@@ -87,13 +87,7 @@ def print_table(rep: dict, seconds: float) -> None:
 
 def main(argv=None) -> int:
     args = parse_args(argv)
-    cli.handle_interrupts()
-    try:
-        return run(args)
-    except BaseException as e:  # Ctrl-C (or an error it caused inside numba)
-        if not cli.is_interrupt(e):
-            raise
-        return cli.interrupted("nothing cached (rerun to start the enumeration again)")
+    return cli.run_interruptible(run, args, "nothing cached (rerun to start the enumeration again)")
 
 
 def run(args) -> int:

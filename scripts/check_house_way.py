@@ -44,13 +44,7 @@ def parse_args(argv=None):
 
 def main(argv=None) -> int:
     args = parse_args(argv)
-    cli.handle_interrupts()
-    try:
-        return run(args)
-    except BaseException as e:  # Ctrl-C (or an error it caused inside numba)
-        if not cli.is_interrupt(e):
-            raise
-        return cli.interrupted("the check did not finish (no result)")
+    return cli.run_interruptible(run, args, "the check did not finish (no result)")
 
 
 def run(args) -> int:

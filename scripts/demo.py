@@ -65,13 +65,7 @@ def main(argv=None) -> int:
     p.add_argument("--log-dir", default="runs", help="where runs go (default runs/; created if missing)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     args = p.parse_args(argv)
-    cli.handle_interrupts()
-    try:
-        return run(args)
-    except BaseException as e:  # Ctrl-C (or an error it caused inside numba)
-        if not cli.is_interrupt(e):
-            raise
-        return cli.interrupted("demo stopped")
+    return cli.run_interruptible(run, args, "demo stopped")
 
 
 def run(args) -> int:

@@ -125,13 +125,7 @@ def build(args):
 
 def main(argv=None) -> int:
     args = parse_args(argv)
-    cli.handle_interrupts()
-    try:
-        return run(args)
-    except BaseException as e:  # Ctrl-C (or an error it caused inside numba)
-        if not cli.is_interrupt(e):
-            raise
-        return cli.interrupted("no result written")
+    return cli.run_interruptible(run, args, "no result written")
 
 
 def run(args) -> int:

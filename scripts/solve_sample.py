@@ -190,13 +190,7 @@ def print_human(rep: dict) -> None:
 
 def main(argv=None) -> int:
     args = parse_args(argv)
-    cli.handle_interrupts()
-    try:
-        return run(args)
-    except BaseException as e:  # Ctrl-C (or an error it caused inside numba)
-        if not cli.is_interrupt(e):
-            raise
-        return cli.interrupted(f"{args.out} holds the hands saved before (rerun the same command to resume)")
+    return cli.run_interruptible(run, args, f"{args.out} holds the hands saved before (rerun the same command to resume)")
 
 
 def run(args) -> int:

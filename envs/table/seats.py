@@ -29,6 +29,7 @@ from typing import Any
 
 import numpy as np
 
+from ..actions import as_action
 from ..config import AsiaPokerConfig, PaiGowPokerConfig
 from ..observation import OBS_SIZE, fill_observation
 from ..rules.asia import asia_all_setting_ranks
@@ -231,15 +232,7 @@ class TableSeats:
             raise ValueError(f"no action for seat(s) {missing}: every seat in play acts in the {self.phase.name.lower()} phase")
         out = {}
         for s, a in actions.items():
-            if isinstance(a, np.ndarray):
-                if a.size != 1:
-                    raise ValueError(f"action {a!r} for seat {s} must be a single integer")
-                a = a.reshape(-1)[0]
-            if isinstance(a, (bool, np.bool_)) or not isinstance(a, (int, np.integer)):
-                raise ValueError(f"action {a!r} for seat {s} is not an integer in 0..{self.n_actions - 1}")
-            a = int(a)
-            if not 0 <= a < self.n_actions:
-                raise ValueError(f"action {a} for seat {s} out of range: expected 0..{self.n_actions - 1}")
+            a = as_action(a, self.n_actions, f" for seat {s}")
             why = self.why_illegal(s, a)
             if why is not None and self.config.invalid_action == "raise":
                 raise ValueError(f"action {a} for seat {s} is illegal in phase {self.phase.name}: {why}")
