@@ -111,7 +111,7 @@ def test_vector_benchmark_tiny(monkeypatch):
     train = training_rates(64, n_envs_list=(2,), rollout=32, batch_size=32)
     row = train["n_envs=2"]
     assert 0 < row["native"]["env_share"] < 1 and 0 < row["dummy"]["env_share"] < 1
-    with pytest.raises(ValueError, match="'0,3': expected comma-separated positive integers"):
+    with pytest.raises(ValueError, match="'0,3': expected comma-separated integers 1..65,536"):
         parse_sizes("0,3")
     with pytest.raises(ValueError, match="'a': expected"):
         parse_sizes("a")

@@ -120,7 +120,7 @@ def test_config_errors_name_the_problem():
     with pytest.raises(ValueError, match="takes no net_arch"):
         SettingScorerPolicy(spaces.Box(0, 1, (202 + 21 * 18,)), spaces.Discrete(21), lambda _: 1e-3, n_settings=21,
                             setting_offset=0, features_start=202, n_features=18, net_arch=[64])
-    with pytest.raises(ValueError, match="not algo 'dqn'"):
+    with pytest.raises(ValueError, match="works with maskable_ppo, ppo and a2c, not 'dqn'"):
         TrainConfig(policy="SettingScorerPolicy", algo="dqn", env_kwargs={"setting_features": True})
     for name in ("asia_setting_scorer.yaml", "paigow_setting_scorer.yaml"):
         cfg = TrainConfig.from_yaml(ROOT / "configs" / name)
