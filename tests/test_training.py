@@ -63,7 +63,10 @@ def test_resume_continues_from_the_newest_state(tmp_path):
     assert [p.name for p in run_dir.glob("tb_*")] == ["tb_1"]
     from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
 
-    first, second = sorted((run_dir / "tb_1").iterdir())  # one event file per session, same curve
+    # one event file per session, same curve; "events.out.tfevents.<time>.<host>.<pid>.<writer count>":
+    # ordered by time, then by the process's writer count (as numbers: 9 < 10)
+    first, second = sorted((run_dir / "tb_1").iterdir(),
+                           key=lambda p: (int(p.name.split(".")[3]), int(p.name.rsplit(".", 1)[1])))
     steps = []
     for path in (first, second):
         ea = EventAccumulator(str(path))
