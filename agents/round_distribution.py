@@ -40,13 +40,10 @@ import numpy as np
 from numba import njit, prange
 
 from envs.rules import RULES_SOURCE_DIGEST
-from envs.rules.asia import asia_hands_won, asia_main_result, asia_setting_ranks
 from envs.rules.bonus import cached_feature_histogram, features_sorted
 from envs.rules.cache import load_or_build
-from envs.rules.dealing import deal_round, sort7
 from envs.rules.game import Game
-from envs.rules.house_way import PAIGOW_IGW_ID, house_way
-from envs.rules.paigow import paigow_hands_won, paigow_main_result, paigow_setting_ranks
+from envs.rules.house_way_batch import house_way_round
 from envs.rules.paytables import PayTable
 from envs.rules.rank_tables import paigow_back_table
 
@@ -61,27 +58,13 @@ def simulate_joint(style_id, seed, n_rounds, rank_table, to_two, cat5, line_of_c
     :func:`envs.rules.house_way_batch.simulate_rounds`). ``counts[t, i, j + 1]`` += 1 per thread
     ``t`` for main outcome ``i`` (win, push, loss) and the bonus line ``j`` of the player's
     seven cards (``j = -1``: no line pays)."""
-    paigow = style_id == PAIGOW_IGW_ID
     for r in prange(n_rounds):
         t = numba.get_thread_id()
         cards = np.empty(14, dtype=np.int64)
-        deal_round(seed, r, 14, cards)
-        sort7(cards, 0)
-        sort7(cards, 7)
-        player = cards[:7]
-        dealer = cards[7:]
-        ps = house_way(style_id, player, rank_table, to_two)
-        ds = house_way(style_id, dealer, rank_table, to_two)
-        if paigow:
-            pb, pf = paigow_setting_ranks(player, ps, rank_table)
-            db, df = paigow_setting_ranks(dealer, ds, rank_table)
-            x = paigow_main_result(paigow_hands_won(pb, pf, db, df), 0.0)  # only the sign is used: any commission < 1
-        else:
-            ph, pm, pl = asia_setting_ranks(player, ps, rank_table)
-            dh, dm, dl = asia_setting_ranks(dealer, ds, rank_table)
-            x = asia_main_result(asia_hands_won(ph, pm, pl, dh, dm, dl))
+        # only the sign of the result is used: any commission < 1 gives the same outcome
+        x = house_way_round(style_id, seed, r, rank_table, to_two, 0.0, cards)
         i = 0 if x > 0 else (1 if x == 0 else 2)
-        line = line_of_code[features_sorted(player, cat5)]
+        line = line_of_code[features_sorted(cards[:7], cat5)]
         counts[t, i, line + 1] += 1
 
 

@@ -61,31 +61,37 @@ def exhaustive_check_tasks(style_id, tasks, rank_table, to_two, n_rules, rule_co
         for_each_hand(tasks[k, 0], tasks[k, 1], _check_hand, args)
 
 
+@njit(cache=True)
+def house_way_round(style_id, seed, r, rank_table, to_two, commission, cards):
+    """Round ``r`` of run ``seed``, house way against house way: deals 7 + 7 cards into ``cards``
+    (player ``cards[:7]``, dealer ``cards[7:]``, each sorted) and returns the player's main result
+    per unit wagered."""
+    deal_round(seed, r, 14, cards)
+    sort7(cards, 0)
+    sort7(cards, 7)
+    player = cards[:7]
+    dealer = cards[7:]
+    ps = house_way(style_id, player, rank_table, to_two)
+    ds = house_way(style_id, dealer, rank_table, to_two)
+    if style_id == PAIGOW_IGW_ID:
+        pb, pf = paigow_setting_ranks(player, ps, rank_table)
+        db, df = paigow_setting_ranks(dealer, ds, rank_table)
+        return paigow_main_result(paigow_hands_won(pb, pf, db, df), commission)
+    ph, pm, pl = asia_setting_ranks(player, ps, rank_table)
+    dh, dm, dl = asia_setting_ranks(dealer, ds, rank_table)
+    return asia_main_result(asia_hands_won(ph, pm, pl, dh, dm, dl))
+
+
 @njit(cache=True, parallel=True)
 def simulate_rounds(style_id, seed, start, n_rounds, rank_table, to_two, commission, outcomes, sums):
     """Player house way vs dealer house way over rounds ``start .. start+n_rounds-1`` of run ``seed``.
 
     Per thread: ``outcomes[t, 0..2]`` = player wins / pushes / losses, ``sums[t, 0..1]`` = sum and
     sum of squares of the player's result per unit."""
-    paigow = style_id == PAIGOW_IGW_ID
     for i in prange(n_rounds):
         t = numba.get_thread_id()
         cards = np.empty(14, dtype=np.int64)
-        deal_round(seed, start + i, 14, cards)
-        sort7(cards, 0)
-        sort7(cards, 7)
-        player = cards[:7]
-        dealer = cards[7:]
-        ps = house_way(style_id, player, rank_table, to_two)
-        ds = house_way(style_id, dealer, rank_table, to_two)
-        if paigow:
-            pb, pf = paigow_setting_ranks(player, ps, rank_table)
-            db, df = paigow_setting_ranks(dealer, ds, rank_table)
-            x = paigow_main_result(paigow_hands_won(pb, pf, db, df), commission)
-        else:
-            ph, pm, pl = asia_setting_ranks(player, ps, rank_table)
-            dh, dm, dl = asia_setting_ranks(dealer, ds, rank_table)
-            x = asia_main_result(asia_hands_won(ph, pm, pl, dh, dm, dl))
+        x = house_way_round(style_id, seed, start + i, rank_table, to_two, commission, cards)
         if x > 0:
             outcomes[t, 0] += 1
         elif x == 0:
