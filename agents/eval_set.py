@@ -2,7 +2,7 @@
 
 The set is the first ``hands`` deals of :func:`agents.evaluation.hand_seeds` (``seed``) in one
 environment: hand ``i`` holds the player's cards of ``env.reset(seed=seeds[i])``. For each hand the
-exact solver (:mod:`agents.exact`) gives the exact EV of all settings against the house-way dealer
+exact solver (:mod:`envs.solver.exact`) gives the exact EV of all settings against the house-way dealer
 (all 53,524,680 dealer hands; fouled settings −1), once; the array is cached with its checksum
 (:mod:`envs.rules.cache`) under a key holding the env id, game, house-way style, rules (commission
 included), ``hands``, ``seed`` and the rules-source digest. A corrupt or stale entry is detected by
@@ -113,7 +113,7 @@ def game_of_env(env) -> Game:
 
 def build_evalset_array(env, game: Game, seeds: list[int], solver=None, progress=None) -> np.ndarray:
     """Deal each hand through ``env.reset(seed=...)`` and solve it exactly (no cache)."""
-    from .exact import ExactSolver
+    from envs.solver.exact import ExactSolver
 
     solver = solver or ExactSolver(game)
     out = np.empty((len(seeds), 7 + game.n_settings), dtype=np.float64)

@@ -59,7 +59,7 @@ def run_policy(env, policy, seeds: list[int], progress: Callable[[int], None] | 
 
 def regret_summary(records: dict[str, HandRecord], solver, n_hands: int, progress=None) -> dict[str, dict]:
     """Exact regret of each policy on the first ``n_hands`` hands: EV(optimal setting) − EV(chosen
-    setting), from one exact solve per hand (:class:`agents.exact.ExactSolver`). Also the share of
+    setting), from one exact solve per hand (:class:`envs.solver.exact.ExactSolver`). Also the share of
     hands played optimally (the chosen setting ties the optimum exactly) and the policies' mean
     exact EV. A penalised invalid action counts as EV −1 (what a foul loses)."""
     first = next(iter(records.values()))

@@ -10,7 +10,7 @@ import numpy as np
 
 from envs.rules.game import Game
 
-from .exact import ExactSolver, solve_naive
+from envs.solver.exact import ExactSolver, solve_naive
 
 
 def run_exact_benchmark(args) -> dict:

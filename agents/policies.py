@@ -101,7 +101,7 @@ class MonteCarloPolicy(Policy):
 
 
 class OptimalPolicy(Policy):
-    """The exactly optimal setting against the house-way dealer (:mod:`agents.exact`): the highest
+    """The exactly optimal setting against the house-way dealer (:mod:`envs.solver.exact`): the highest
     exact EV over all 53,524,680 dealer hands. Ties (equal exact counts) go to the house-way
     setting when it is among the optimal ones, else to the lowest setting index. Needs the
     dealer table (built and cached on first use, about a minute)."""
@@ -115,7 +115,7 @@ class OptimalPolicy(Policy):
     @property
     def solver(self):
         if self._solver is None:
-            from .exact import ExactSolver
+            from envs.solver.exact import ExactSolver
 
             self._solver = ExactSolver(self.game)
         return self._solver
@@ -162,7 +162,7 @@ class StrategyTablePolicy(Policy):
             top2 = np.sort(ev)[-2:]
             if top2.size == 2 and top2[1] - top2[0] < self.exact_margin:
                 if self._solver is None:
-                    from .exact import ExactSolver
+                    from envs.solver.exact import ExactSolver
 
                     self._solver = ExactSolver(self.game)
                 self.n_exact += 1

@@ -1,11 +1,11 @@
 """The strategy table: the exact EV of every sub-hand value combination against the dealer's full
 distribution, ignoring which cards the player holds.
 
-A setting's value in the exact solver (:mod:`agents.exact`) depends on the player's cards twice:
+A setting's value in the exact solver (:mod:`envs.solver.exact`) depends on the player's cards twice:
 through the setting's hand values and through card removal (the dealer is dealt from the 46
 cards the player does not hold). The strategy table keeps the first and drops the second: it
 histograms the house-way outcome class of *all* C(53, 7) = 154,143,080 dealer hands (one pass
-over the dealer table, :mod:`agents.dealer_table`, with the solver's own histogram kernel) and
+over the dealer table, :mod:`envs.solver.dealer_table`, with the solver's own histogram kernel) and
 takes the solver's prefix sums over it. Then, for any setting with values
 
 * Asia Poker ``(high, medium, low)`` — high: dense four-card rank class (< 2,535), medium:
@@ -15,7 +15,7 @@ takes the solver's prefix sums over it. Then, for any setting with values
 
 the exact number of dealer hands it wins (and pushes, loses) is three (Pai Gow: two) prefix-sum
 reads, so the EV of every setting of a hand costs microseconds. Counts are exact integers over
-N = C(53, 7); ties are compared exactly (:meth:`agents.exact.ExactResult.best`).
+N = C(53, 7); ties are compared exactly (:meth:`envs.solver.exact.ExactResult.best`).
 
 The histogram is built in a few seconds once the dealer table exists (3.5-5.5 s measured,
 loading and verifying the 617 MB dealer table included; the dealer table itself takes
@@ -43,9 +43,8 @@ import numpy as np
 from envs.rules import RULES_SOURCE_DIGEST
 from envs.rules.cache import load_or_build, prune
 from envs.rules.game import Game
-
-from .dealer_table import n_classes
-from .exact import ExactResult, ExactSolver, prefix_counts, result_from_prefix
+from envs.solver.dealer_table import n_classes
+from envs.solver.exact import ExactResult, ExactSolver, prefix_counts, result_from_prefix
 
 TABLE_FORMAT = 1
 
@@ -64,7 +63,7 @@ def build_histogram(game: Game, universe: int = 53, *, dealer=None, log=None) ->
     if isinstance(universe, bool) or not isinstance(universe, (int, np.integer)) or not 7 <= universe <= 53:
         raise ValueError(f"universe={universe!r}: expected an integer 7..53 (cards 0..universe-1)")
     if dealer is None:
-        from .dealer_table import dealer_table
+        from envs.solver.dealer_table import dealer_table
 
         dealer = dealer_table(game, log=log)
     solver = ExactSolver(game, table=dealer)

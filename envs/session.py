@@ -267,10 +267,10 @@ class SplitHandSessionEnv(gym.Env):
 
 def _optimal_setter(round_env):
     """The exact-optimal setting of the player's cards (ties: the house way, else the lowest
-    index), from the exact solver. The solver lives with the agents (it needs the 617 MB dealer
-    table); this is the one place an environment reaches for it, lazily, when asked to."""
-    from agents.exact import ExactSolver
+    index), from the exact solver (:mod:`envs.solver`), imported lazily: it needs the 617 MB
+    dealer table, built or loaded on first use."""
     from envs.rules.game import Game
+    from envs.solver.exact import ExactSolver
 
     cfg = round_env.config
     solver = ExactSolver(Game("asia" if isinstance(cfg, AsiaPokerConfig) else "paigow", cfg.house_way, cfg.rules))

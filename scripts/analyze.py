@@ -78,7 +78,7 @@ def analyze(game: Game, cards, samples: int, seed: int, include_fouled: bool, ex
     hw = game.house_way(hand)
     _, fouled = game.settings(hand)
     if exact:
-        from agents.exact import ExactSolver
+        from envs.solver.exact import ExactSolver
 
         res = ExactSolver(game, log=lambda m: print(m, file=sys.stderr)).solve(hand)
         mean, stderr = res.ev, np.zeros(game.n_settings)

@@ -153,7 +153,7 @@ def run(args) -> int:
     result = {"env": env_id, "env_kwargs": env_kwargs, "hands": args.hands, "seed": args.seed,
               "unit_chips": env.unwrapped.config.unit, "policies": summary, "seconds": timing}
     if args.regret:
-        from agents.exact import ExactSolver
+        from envs.solver.exact import ExactSolver
 
         first = next(iter(policies.values()))
         solver = ExactSolver(first.game, log=lambda m: print(m, file=sys.stderr))

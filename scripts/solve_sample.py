@@ -3,7 +3,7 @@
 
 Hand i is row i of envs.rules.house_way_batch.random_hands(seed, N) (counter-based: the same
 hands whatever N). Each hand is solved exactly against all C(46, 7) dealer hands
-(agents.exact.ExactSolver, cached 617 MB dealer table; about a minute to build per style the
+(envs.solver.exact.ExactSolver, cached 617 MB dealer table; about a minute to build per style the
 first time, then ~0.2-0.4 s per hand) and written as ONE ROW PER HAND to FILE (.parquet or
 .csv): the cards, the house-way setting/rule/EV/exact win-push-loss counts, the optimal setting
 (ties: the house way if it is optimal, else the lowest index) with its EV and counts, the
@@ -122,8 +122,8 @@ def write_atomic(table, path: Path) -> None:
 def make_solver(game: Game, k: int):
     from tqdm import tqdm
 
-    from agents.dealer_table import build_dealer_table
-    from agents.exact import ExactSolver
+    from envs.solver.dealer_table import build_dealer_table
+    from envs.solver.exact import ExactSolver
     from envs.rules.combinatorics import BINOM
 
     with tqdm(total=int(BINOM[k, 7]), unit="hand", unit_scale=True, desc="dealer table", disable=None,

@@ -106,7 +106,7 @@ def test_shipped_configs_validate(name):
 
 def test_evalset_is_exact_and_a_corrupt_cache_is_rebuilt():
     from agents.evaluation import regret_summary, run_policy
-    from agents.exact import ExactSolver
+    from envs.solver.exact import ExactSolver
     from agents.policies import HouseWayPolicy
     from envs.rules.game import Game
 

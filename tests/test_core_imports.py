@@ -1,4 +1,4 @@
-"""The rules core imports only the standard library, numpy and numba.
+"""The rules core and the exact solver import only the standard library, numpy and numba.
 
 The subprocess blocks the training stack at import time (as if it were not installed), imports
 every core module, and checks none of it was loaded. ``envs/__init__.py`` registers the Gymnasium
@@ -25,7 +25,9 @@ class Block(importlib.abc.MetaPathFinder):
             raise ImportError(f'blocked {{name}}')
 sys.meta_path.insert(0, Block())
 import envs.rules
+import envs.solver
 mods = {CORE_MODULES!r} + [f'envs.rules.{{m.name}}' for m in pkgutil.iter_modules(envs.rules.__path__)]
+mods += [f'envs.solver.{{m.name}}' for m in pkgutil.iter_modules(envs.solver.__path__)]
 for m in mods:
     importlib.import_module(m)
 loaded = [m for m in FORBIDDEN if m in sys.modules]

@@ -9,8 +9,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from agents.dealer_table import build_dealer_table, dealer_table, table_key
-from agents.exact import ExactSolver, solve_naive
+from envs.solver.dealer_table import build_dealer_table, dealer_table, table_key
+from envs.solver.exact import ExactSolver, solve_naive
 from envs.rules.game import Game
 from envs.rules.options import AsiaRules, PaiGowRules
 

@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 
 import envs  # noqa: F401
-from agents.dealer_table import build_dealer_table
-from agents.exact import ExactSolver, solve_naive
+from envs.solver.dealer_table import build_dealer_table
+from envs.solver.exact import ExactSolver, solve_naive
 from agents.policies import BASELINES, StrategyTablePolicy, make_baseline
 from agents.strategy_table import StrategyTable, best_setting, build_histogram, strategy_key
 from envs.rules.game import Game

@@ -5,7 +5,7 @@ For the player's seven cards, every one of the C(46, 7) = 53,524,680 dealer hand
 
 1. One pass over all dealer hands (nested loops over the 46-card pool, colex index updated
    incrementally) reads each hand's outcome class from the dealer table
-   (:mod:`agents.dealer_table`) and histograms it. No house way runs here.
+   (:mod:`envs.solver.dealer_table`) and histograms it. No house way runs here.
 2. Prefix sums over the histogram give, for every setting at once, how many dealer hands it beats:
    Asia Poker — with ``N(h,m)`` the dealer hands whose high and medium hands are both strictly
    below the player's (and so on), the hands won two or three times are

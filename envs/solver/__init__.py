@@ -1,0 +1,13 @@
+"""Exact solver: the exact expected value of every setting of a hand against the house-way dealer.
+
+Rules-level computation, like :mod:`envs.rules`, and like it free of gymnasium and torch:
+
+- :mod:`envs.solver.dealer_table` — the dealer's house-way outcome class for each of the
+  C(53, 7) = 154,143,080 dealer hands, built once per (game, style, rules) and cached;
+- :mod:`envs.solver.exact` — :class:`ExactSolver`, which values all settings of one hand against
+  every dealer hand from the cards the player does not hold (docs/exact_solver.md).
+"""
+
+from .exact import ExactResult, ExactSolver, solve_naive
+
+__all__ = ["ExactResult", "ExactSolver", "solve_naive"]
