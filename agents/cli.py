@@ -7,6 +7,7 @@ Conventions (one place, so every script behaves alike):
   allowed: argparse ``type=`` functions below (:func:`seed`, :func:`count`, :func:`positive_float`).
 * **Seeds** are integers ``0 .. 2**63 - 1``: the counter-based deal keeps 63 bits, so a negative
   seed or one >= 2**63 would silently deal the same cards as another seed.
+* **JSON flags** (``--env-kwargs``, ``--table``) take a JSON object, parsed by :func:`json_object`.
 * **Sizes are bounded** (each flag states its bound and why: memory or time).
 * **Output files** (``--out``, ``--plot``): the folder must already exist and be writable (it is
   not created: a typo in a folder name is refused rather than silently made), checked before the
@@ -151,6 +152,60 @@ def positive_float(hi: float, why: str):
 
     parse.__name__ = "number"
     return parse
+
+
+def parser(doc: str | None) -> argparse.ArgumentParser:
+    """A script's argument parser: its module docstring, verbatim, as the ``--help`` text."""
+    return argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
+
+
+def add_game(p: argparse.ArgumentParser, style_help: str = "house-way style") -> None:
+    """``--game`` (required) and ``--style`` (a house-way style, default the game's first)."""
+    from envs.rules.house_way import STYLES
+
+    p.add_argument("--game", required=True, choices=["asia", "paigow"], help="the game")
+    p.add_argument("--style", choices=STYLES, help=f"{style_help} (default: asia-000 / paigow-igw)")
+
+
+def add_seed(p: argparse.ArgumentParser, of: str) -> None:
+    """``--seed`` (default 0), checked by :func:`seed`; ``of`` says what it seeds."""
+    p.add_argument("--seed", type=seed, default=0, help=f"seed of {of}, 0..2**63-1 (default 0)")
+
+
+def json_object(what: str):
+    """argparse type: a JSON object (returned as a ``dict``); ``what`` says what its keys are
+    (e.g. ``"config overrides"``). argparse names the flag in the error."""
+
+    def parse(text: str) -> dict:
+        try:
+            value = json.loads(text)
+        except json.JSONDecodeError as e:
+            raise argparse.ArgumentTypeError(f"{text!r} is not JSON ({e})") from None
+        if not isinstance(value, dict):
+            raise argparse.ArgumentTypeError(f"{text!r}: expected a JSON object of {what}, e.g. '{{}}'")
+        return value
+
+    parse.__name__ = "JSON object"
+    return parse
+
+
+def env_of_models(configs, env_id: str | None, env_kwargs: dict) -> tuple[str | None, dict]:
+    """The environment to evaluate saved models in. ``configs`` holds ``(path, config)`` per model
+    (``config`` has ``env_id`` and ``resolved_env_kwargs``, or is ``None`` for a model saved
+    without one). The id is ``env_id`` (``--env``) if given, else the first model's; every model
+    must have been trained on it (ValueError naming the model otherwise). The keywords are the
+    models' training keywords, the earlier model's winning, overridden by ``env_kwargs``
+    (``--env-kwargs``). Returns ``(env_id or None, keywords)``; ``env_kwargs`` is not modified."""
+    kwargs = dict(env_kwargs)
+    for path, cfg in configs:
+        if cfg is None:
+            continue
+        if env_id is None:
+            env_id = cfg.env_id
+        elif env_id != cfg.env_id:
+            raise ValueError(f"model {path} was trained on {cfg.env_id}, not {env_id}")
+        kwargs = {**cfg.resolved_env_kwargs, **kwargs}
+    return env_id, kwargs
 
 
 def check_output(flag: str, path: str | os.PathLike, suffixes: tuple[str, ...] | None = None) -> Path:

@@ -29,26 +29,23 @@ if __name__ == "__main__":
 
     install_startup_interrupt()
 
-import argparse
 
 import numpy as np
 
 from agents import cli
 from envs.rules.cards import format_card
 from envs.rules.game import Game
-from envs.rules.house_way import STYLES
 from envs.rules.options import rules_from_json
 
 
 def parse_args(argv=None):
-    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = cli.parser(__doc__)
     p.add_argument("cards", help='seven cards, e.g. "Qh Th 8h 3h Kd 5d Tc" (joker: JK)')
-    p.add_argument("--game", required=True, choices=["asia", "paigow"], help="the game")
-    p.add_argument("--style", choices=STYLES, help="dealer's house way (default: asia-000 / paigow-igw)")
+    cli.add_game(p, "dealer's house way")
     p.add_argument("--samples", type=cli.count(1, MAX_SAMPLES, "time: about 250,000 dealer hands/s, so 10^8 take "
                                                "~7 minutes for a standard error of ~0.0001"),
                    default=20_000, help=f"dealer hands for the Monte Carlo (default 20,000; at most {MAX_SAMPLES:,})")
-    p.add_argument("--seed", type=cli.seed, default=0, help="seed of the dealer sample, 0..2**63-1 (default 0)")
+    cli.add_seed(p, "the dealer sample")
     p.add_argument("--rules", default="{}", help="JSON of rules options")
     p.add_argument("--exact", action="store_true", help="exact EVs over all dealer hands (exact solver)")
     p.add_argument("--include-fouled", action="store_true", help="also list fouled settings (EV -1)")

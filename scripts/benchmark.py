@@ -190,11 +190,9 @@ def bench_bonus(args) -> dict:
 
 
 def bench_exact(args) -> dict:
-    try:
-        from agents.exact_benchmark import run_exact_benchmark
-    except ImportError:
-        return {"skipped": "exact solver not available"}
-    return run_exact_benchmark(args)
+    from envs.solver.benchmark import exact_benchmark
+
+    return exact_benchmark(args.exact_hands)
 
 
 def _vector_sizes(text: str) -> list[int]:

@@ -26,9 +26,11 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "scripts"))
-
-import evaluate  # (scripts/evaluate.py)
+try:
+    from scripts import evaluate
+except ImportError:  # run as a file with only envs/agents installed: evaluate.py sits next to this file
+    sys.path.insert(0, str(ROOT / "scripts"))
+    import evaluate
 
 from agents import cli
 from agents.training import TrainConfig, train

@@ -27,7 +27,6 @@ if __name__ == "__main__":
     install_startup_interrupt()
 
 import argparse
-import json
 import time
 from pathlib import Path
 
@@ -57,7 +56,7 @@ def parse_args(argv=None):
                         "(optimal solves every hand exactly: ~0.1-0.2 s per hand; table: the strategy "
                         "table, agents/strategy_table.py, built from the dealer table in seconds)")
     p.add_argument("--env", help="environment id (default: the model's, else splitpoker/AsiaPokerSetting-v0)")
-    p.add_argument("--env-kwargs", default="{}", help="JSON of environment config overrides (default: the model's)")
+    p.add_argument("--env-kwargs", default="{}", type=cli.json_object("config overrides"), help="JSON of environment config overrides (default: the model's)")
     p.add_argument("--hands", type=cli.count(1, MAX_HANDS, "time and memory: every policy plays every hand, "
                                              "one Python step at a time (~10,000 hands/s at best)"),
                    default=2000, help=f"number of hands (default 2000; at most {MAX_HANDS:,})")
@@ -79,13 +78,7 @@ def parse_args(argv=None):
 
 def build(args):
     models = args.model or ["random", "house-way"]
-    try:
-        env_kwargs = json.loads(args.env_kwargs)
-    except json.JSONDecodeError as e:
-        raise ValueError(f"--env-kwargs {args.env_kwargs!r} is not JSON ({e})") from None
-    if not isinstance(env_kwargs, dict):
-        raise ValueError(f"--env-kwargs {args.env_kwargs!r}: expected a JSON object of config overrides")
-    env_id, loaded = args.env, []
+    loaded, configs = [], []
     for m in models:
         if m in BASELINES:
             continue
@@ -96,14 +89,8 @@ def build(args):
         except Exception as e:  # noqa: BLE001 - any unloadable file is a user error here
             raise ValueError(f"--model {m}: cannot load it as a saved model ({type(e).__name__}: {e})") from None
         loaded.append((m, model))
-        if cfg is not None:
-            if env_id is None:
-                env_id = cfg.env_id
-            elif env_id != cfg.env_id:
-                raise ValueError(f"model {m} was trained on {cfg.env_id}, not {env_id}")
-            kw = dict(cfg.resolved_env_kwargs)
-            kw.update(env_kwargs)
-            env_kwargs = kw
+        configs.append((m, cfg))
+    env_id, env_kwargs = cli.env_of_models(configs, args.env, args.env_kwargs)
     env_id = env_id or "splitpoker/AsiaPokerSetting-v0"
     if env_id not in envs.ENV_IDS:
         raise ValueError(f"unknown env id {env_id!r}: expected one of {list(envs.ENV_IDS)}")

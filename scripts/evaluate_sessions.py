@@ -25,6 +25,8 @@ import sys
 import time
 from pathlib import Path
 
+from agents import cli
+
 POLICIES = ("optimal", "bold", "flat")
 
 
@@ -32,7 +34,8 @@ def parse_args(argv=None):
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--model", action="append", default=[], metavar="PATH", help="a trained model .zip (repeatable)")
     p.add_argument("--env", help="session env id (default: the model's, else splitpoker/AsiaPokerSession-v0)")
-    p.add_argument("--env-kwargs", default="{}", help="JSON of env keywords (default: the model's)")
+    p.add_argument("--env-kwargs", default="{}", type=cli.json_object("env keywords"),
+                   help="JSON of env keywords (default: the model's)")
     p.add_argument("--policies", default="optimal,bold,flat",
                    help="comma-separated DP baselines to simulate: optimal, bold, flat (default all three)")
     p.add_argument("--sessions", type=int, default=2000, help="number of sessions (default 2000)")
@@ -52,18 +55,12 @@ def build(args):
     from agents.training import load_model
     from envs.registration import SESSION_ENV_IDS
 
-    env_id, kwargs, models = args.env, json.loads(args.env_kwargs), []
-    if not isinstance(kwargs, dict):
-        raise ValueError(f"--env-kwargs {args.env_kwargs!r}: expected a JSON object")
+    models, configs = [], []
     for path in args.model:
         model, cfg = load_model(path)
         models.append((path, model))
-        if cfg is not None:
-            if env_id is None:
-                env_id = cfg.env_id
-            elif env_id != cfg.env_id:
-                raise ValueError(f"model {path} was trained on {cfg.env_id}, not {env_id}")
-            kwargs = {**cfg.resolved_env_kwargs, **kwargs}
+        configs.append((path, cfg))
+    env_id, kwargs = cli.env_of_models(configs, args.env, args.env_kwargs)
     env_id = env_id or "splitpoker/AsiaPokerSession-v0"
     if env_id not in SESSION_ENV_IDS:
         raise ValueError(f"--env {env_id!r}: expected a session env id "

@@ -23,6 +23,8 @@ import json
 import math
 import sys
 
+from agents import cli
+
 
 def parse_args(argv=None):
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -33,7 +35,7 @@ def parse_args(argv=None):
     p.add_argument("--setter", choices=["house-way", "optimal"], default="house-way",
                    help="who sets the player's hands (default house-way)")
     p.add_argument("--sample", help="scripts/solve_sample.py output (.parquet/.csv) for --setter optimal")
-    p.add_argument("--table", default="{}",
+    p.add_argument("--table", default="{}", type=cli.json_object("table fields"),
                    help="JSON of table overrides (AsiaPokerConfig / PaiGowPokerConfig fields: house_way, bet "
                         "levels, pay table, ...), e.g. '{\"bonus_levels\": [0]}'")
     p.add_argument("--rounds", type=int, default=20_000_000,
@@ -60,13 +62,7 @@ def run(args) -> dict:
     from envs.config import AsiaPokerConfig, PaiGowPokerConfig
     from envs.rules.game import Game
 
-    try:
-        overrides = json.loads(args.table)
-    except json.JSONDecodeError as e:
-        raise ValueError(f"--table {args.table!r} is not JSON: {e}") from None
-    if not isinstance(overrides, dict):
-        raise ValueError(f"--table {args.table!r}: expected a JSON object of table fields")
-    cfg = (AsiaPokerConfig if args.game == "asia" else PaiGowPokerConfig).from_dict(overrides)
+    cfg = (AsiaPokerConfig if args.game == "asia" else PaiGowPokerConfig).from_dict(args.table)
     table = sd.BetTable.from_config(cfg)
     sd.check_session(table, args.bankroll, args.target)
     if args.hands is not None and args.hands < 1:

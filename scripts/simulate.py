@@ -23,11 +23,9 @@ if __name__ == "__main__":
 
     install_startup_interrupt()
 
-import argparse
 
 from agents import cli
 from envs.rules.game import Game
-from envs.rules.house_way import STYLES
 from envs.rules.house_way_check import simulate
 from envs.rules.options import rules_from_json
 
@@ -36,13 +34,12 @@ CHUNK = 100_000  # rounds per numba call: Ctrl-C is seen between chunks
 
 
 def parse_args(argv=None):
-    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--game", required=True, choices=["asia", "paigow"], help="the game")
-    p.add_argument("--style", choices=STYLES, help="house-way style (default: asia-000 / paigow-igw)")
+    p = cli.parser(__doc__)
+    cli.add_game(p)
     p.add_argument("--rounds", type=cli.count(1, MAX_ROUNDS, "time: about 1-3 million rounds/s on two cores, so "
                                               "10^10 rounds take hours; the edge's CI is then ~0.002%%"),
                    default=1_000_000, help=f"rounds to deal (default 1,000,000; at most {MAX_ROUNDS:,})")
-    p.add_argument("--seed", type=cli.seed, default=0, help="seed of the deal, 0..2**63-1 (default 0)")
+    cli.add_seed(p, "the deal")
     p.add_argument("--rules", default="{}", help="JSON of rules options (e.g. '{\"commission\": 0}')")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     return p.parse_args(argv)

@@ -41,31 +41,21 @@ if __name__ == "__main__":
 
     install_startup_interrupt()
 
-import argparse
-import math
-import os
-from pathlib import Path
-
-import numpy as np
 
 from agents import cli
 from envs.rules.game import Game
-from envs.rules.house_way import STYLES
 
 MAX_HANDS = 1_000_000
-FULL = 53  # max_pool_card of a run against the full 46-card dealer pool
-META = ("game", "style", "seed", "max_pool_card")
 
 
 def parse_args(argv=None):
-    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--game", required=True, choices=["asia", "paigow"], help="the game")
-    p.add_argument("--style", choices=STYLES, help="house-way style (default: asia-000 / paigow-igw)")
+    p = cli.parser(__doc__)
+    cli.add_game(p)
     p.add_argument("--hands", type=cli.count(1, MAX_HANDS, "time: ~0.2-0.4 s of exact solving per hand, so "
                                              "10^6 hands take days; the rows are held in memory"),
                    required=True, help=f"sample size N: hands 0..N-1 of the seeded deal (at most {MAX_HANDS:,})")
     p.add_argument("--out", required=True, help="output FILE, .parquet or .csv (resumed if it exists)")
-    p.add_argument("--seed", type=cli.seed, default=0, help="seed of the deal, 0..2**63-1 (default 0)")
+    cli.add_seed(p, "the deal")
     p.add_argument("--checkpoint", type=cli.count(1, MAX_HANDS, "at most the sample size"), default=50,
                    help="rewrite FILE every this many hands (default 50)")
     p.add_argument("--max-pool-card", type=int, metavar="K",
@@ -74,111 +64,13 @@ def parse_args(argv=None):
     return p.parse_args(argv)
 
 
-def schema(game: Game):
-    import pyarrow as pa
-
-    i64, f64, s = pa.int64(), pa.float64(), pa.string()
-    cols = [("game", s), ("style", s), ("seed", i64), ("max_pool_card", i64), ("index", i64), ("cards", s),
-            ("n_dealer_hands", i64), ("house_way_setting", i64), ("house_way_rule", s), ("house_way_ev", f64),
-            ("house_way_wins", i64), ("house_way_pushes", i64), ("house_way_losses", i64),
-            ("optimal_setting", i64), ("optimal_ev", f64), ("optimal_wins", i64), ("optimal_pushes", i64),
-            ("optimal_losses", i64), ("regret", f64), ("n_optimal", i64), ("house_way_optimal", pa.bool_())]
-    cols += [(f"{who}_{slot}", s) for who in ("house_way", "optimal") for slot in game.slots]
-    return pa.schema(cols)
-
-
-def read_table(path: Path, sch):
-    import pyarrow.csv as pcsv
-    import pyarrow.parquet as pq
-
-    try:
-        if path.suffix == ".csv":
-            t = pcsv.read_csv(path, convert_options=pcsv.ConvertOptions(column_types=sch))
-        else:
-            t = pq.read_table(path)
-    except Exception as e:  # noqa: BLE001 - any unreadable file is a user error here
-        raise ValueError(f"--out {path}: cannot read the existing file to resume ({e})") from e
-    if t.schema.names != sch.names:
-        raise ValueError(f"--out {path}: existing file has columns {t.schema.names}, not those of this "
-                         f"game's solve_sample output; choose another --out")
-    return t.cast(sch)
-
-
-def write_atomic(table, path: Path) -> None:
-    import pyarrow.csv as pcsv
-    import pyarrow.parquet as pq
-
-    tmp = path.with_name(f".{path.name}.tmp{os.getpid()}")
-    try:
-        with open(tmp, "wb") as f:
-            (pcsv.write_csv if path.suffix == ".csv" else pq.write_table)(table.sort_by("index"), f)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    finally:
-        tmp.unlink(missing_ok=True)
-
-
-def make_solver(game: Game, k: int):
-    from tqdm import tqdm
-
-    from envs.solver.dealer_table import build_dealer_table
-    from envs.solver.exact import ExactSolver
-    from envs.rules.combinatorics import BINOM
-
-    with tqdm(total=int(BINOM[k, 7]), unit="hand", unit_scale=True, desc="dealer table", disable=None,
-              file=sys.stderr, leave=False) as bar:
-        if k < FULL:
-            return ExactSolver(game, table=build_dealer_table(game, universe=k, progress=bar.update))
-        return ExactSolver(game, log=lambda m: print(m, file=sys.stderr), progress=bar.update)
-
-
-def solve_row(game: Game, solver, meta: dict, i: int, cards: np.ndarray, k: int) -> dict:
-    from envs.rules.cards import format_cards
-
-    pool = None if k == FULL else np.setdiff1d(np.arange(k), cards)
-    res = solver.solve(cards, pool=pool)
-    hw = game.house_way(cards)
-    h, opt = hw.setting, res.best(prefer=hw.setting)
-    row = dict(meta, index=i, cards=format_cards(res.cards), n_dealer_hands=res.n_dealer_hands,
-               house_way_setting=h, house_way_rule=hw.rule, optimal_setting=opt,
-               regret=float(res.ev_fraction(opt) - res.ev_fraction(h)), n_optimal=len(res.optimal_settings()),
-               house_way_optimal=bool(h in res.optimal_settings()))
-    for who, s in (("house_way", h), ("optimal", opt)):
-        row[f"{who}_ev"] = float(res.ev_fraction(s))  # correctly rounded, so optimal_ev >= house_way_ev
-        for what in ("wins", "pushes", "losses"):
-            row[f"{who}_{what}"] = int(getattr(res, what)[s])
-        for slot, hand in game.describe(res.cards, s).hands().items():
-            row[f"{who}_{slot}"] = format_cards(hand)
-    return row
-
-
-def mean_ci(x: np.ndarray) -> tuple[float, list | None]:
-    m = float(x.mean())
-    if x.size < 2:
-        return m, None
-    half = 1.96 * float(x.std(ddof=1)) / math.sqrt(x.size)
-    return m, [m - half, m + half]
-
-
-def summarize(table, meta: dict, n: int, out: Path) -> dict:
-    t = table.filter(table.column("index").to_numpy() < n)
-    hw, opt, gain = (t.column(c).to_numpy().astype(float) for c in ("house_way_ev", "optimal_ev", "regret"))
-    rep = dict(meta, out=str(out), hands=t.num_rows)
-    rep["mean_house_way_ev"], rep["house_way_ev_ci95"] = mean_ci(hw)
-    rep["mean_optimal_ev"], rep["optimal_ev_ci95"] = mean_ci(opt)
-    rep["mean_gain"], rep["gain_ci95"] = mean_ci(gain)
-    rep["max_gain"] = float(gain.max())
-    rep["house_way_optimal_fraction"] = float(t.column("house_way_optimal").to_numpy(zero_copy_only=False).mean())
-    rep["ties_fraction"] = float((t.column("n_optimal").to_numpy() > 1).mean())
-    return rep
-
-
 def print_human(rep: dict) -> None:
+    from envs.solver.sample import FULL_POOL
+
     def ci(c, unit="%"):
         return "n/a" if c is None else f"{100 * c[0]:+.3f}{unit} .. {100 * c[1]:+.3f}{unit}"
 
-    pool = "" if rep["max_pool_card"] == FULL else f", dealer pool cards < {rep['max_pool_card']} (NOT the real game)"
+    pool = "" if rep["max_pool_card"] == FULL_POOL else f", dealer pool cards < {rep['max_pool_card']} (NOT the real game)"
     print(f"{rep['game']} / {rep['style']}: {rep['hands']:,} hands, seed {rep['seed']}{pool} -> {rep['out']}")
     print(f"mean house-way EV {100 * rep['mean_house_way_ev']:+.3f}% (95% CI {ci(rep['house_way_ev_ci95'])})")
     print(f"mean optimal EV   {100 * rep['mean_optimal_ev']:+.3f}% (95% CI {ci(rep['optimal_ev_ci95'])})")
@@ -194,63 +86,37 @@ def main(argv=None) -> int:
 
 
 def run(args) -> int:
-    out = Path(args.out)
+    from agents.solve_sample import SampleFile, solve_into, summarize
+    from envs.solver.sample import FULL_POOL
+
     try:
         game = Game(args.game, args.style)
-        if out.suffix not in (".parquet", ".csv"):
-            raise ValueError(f"--out {args.out}: unknown extension {out.suffix!r}, expected .parquet or .csv")
-        cli.check_output("--out", out)
-        k = FULL if args.max_pool_card is None else args.max_pool_card
-        if not 14 <= k <= FULL:
-            raise ValueError(f"--max-pool-card {k}: expected 14..52 (the dealer needs 7 unseen cards below K)")
-        meta = {"game": game.game, "style": game.style.value, "seed": args.seed, "max_pool_card": k}
-        sch = schema(game)
-        import pyarrow as pa
-
-        table = sch.empty_table()
-        if out.exists():
-            table = read_table(out, sch)
-            for key in META:
-                found = set(table.column(key).to_pylist())
-                if found and found != {meta[key]}:
-                    raise ValueError(f"--out {out}: existing file was made with {key}={sorted(found)}, not "
-                                     f"{meta[key]!r}; use another --out or the same {key}")
+        cli.check_output("--out", args.out)
+        k = FULL_POOL if args.max_pool_card is None else args.max_pool_card
+        store = SampleFile(args.out, game, args.seed, k)
     except (ValueError, TypeError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
     from tqdm import tqdm
 
-    from envs.rules.house_way_batch import random_hands
+    from envs.solver.sample import dealer_hands
 
-    hands = np.empty((args.hands, 7), dtype=np.int64)
-    random_hands(args.seed, args.hands, hands)
-    done = set(table.column("index").to_pylist())
-    todo = [i for i in range(args.hands) if i not in done]
-    rows: list[dict] = []
+    def progress(todo):  # called once the dealer table is ready
+        bar.close()
+        return tqdm(todo, unit="hand", desc=game.style.value, disable=None, file=sys.stderr, leave=False)
 
-    def save():
-        nonlocal table, rows
-        if rows:
-            table = pa.concat_tables([table, pa.Table.from_pylist(rows, schema=sch)])
-            rows = []
-            write_atomic(table, out)
-
-    if todo:
-        solver = make_solver(game, k)
+    with tqdm(total=dealer_hands(k), unit="hand", unit_scale=True, desc="dealer table", disable=None,
+              file=sys.stderr, leave=False) as bar:
         try:
-            for i in tqdm(todo, unit="hand", desc=game.style.value, disable=None, file=sys.stderr, leave=False):
-                rows.append(solve_row(game, solver, meta, i, hands[i], k))
-                if len(rows) >= args.checkpoint:
-                    save()
-        except BaseException as e:  # Ctrl-C (or an error it caused inside numba)
+            solve_into(store, args.hands, args.checkpoint, progress=progress, solver_progress=bar.update,
+                       log=lambda m: print(m, file=sys.stderr))
+        except BaseException as e:  # Ctrl-C (or an error it caused inside numba): the hands are saved
             if not cli.is_interrupt(e):
                 raise
-            save()
-            print(f"interrupted: {out} holds {table.num_rows} hands; rerun the same command to resume",
+            print(f"interrupted: {args.out} holds {store.n_rows} hands; rerun the same command to resume",
                   file=sys.stderr)
             return 130
-        save()
-    rep = summarize(table, meta, args.hands, out)
+    rep = summarize(store, args.hands)
     if args.json:
         print(cli.dumps(rep))
     else:

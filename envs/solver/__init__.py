@@ -5,7 +5,11 @@ Rules-level computation, like :mod:`envs.rules`, and like it free of gymnasium a
 - :mod:`envs.solver.dealer_table` — the dealer's house-way outcome class for each of the
   C(53, 7) = 154,143,080 dealer hands, built once per (game, style, rules) and cached;
 - :mod:`envs.solver.exact` — :class:`ExactSolver`, which values all settings of one hand against
-  every dealer hand from the cards the player does not hold (docs/exact_solver.md).
+  every dealer hand from the cards the player does not hold (docs/exact_solver.md);
+- :mod:`envs.solver.sample` — one exact-solve row per hand of a seeded sample (house way against
+  the optimum: ``scripts/solve_sample.py``);
+- :mod:`envs.solver.benchmark` — the solver's timing against the naive method
+  (``scripts/benchmark.py --only exact``).
 """
 
 from .exact import ExactResult, ExactSolver, solve_naive
