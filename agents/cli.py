@@ -172,6 +172,15 @@ def add_seed(p: argparse.ArgumentParser, of: str) -> None:
     p.add_argument("--seed", type=seed, default=0, help=f"seed of {of}, 0..2**63-1 (default 0)")
 
 
+def game_from_args(args):
+    """The :class:`envs.rules.game.Game` of ``args.game``, ``args.style`` and the JSON text
+    ``args.rules`` (see :func:`add_game`); ValueError/TypeError naming the bad value."""
+    from envs.rules.game import Game
+    from envs.rules.options import rules_from_json
+
+    return Game(args.game, args.style, rules_from_json(args.game, args.rules))
+
+
 def json_object(what: str):
     """argparse type: a JSON object (returned as a ``dict``); ``what`` says what its keys are
     (e.g. ``"config overrides"``). argparse names the flag in the error."""

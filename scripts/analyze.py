@@ -35,7 +35,6 @@ import numpy as np
 from agents import cli
 from envs.rules.cards import format_card
 from envs.rules.game import Game
-from envs.rules.options import rules_from_json
 
 
 def parse_args(argv=None):
@@ -157,8 +156,7 @@ def main(argv=None) -> int:
     cli.handle_interrupts()
     try:
         try:
-            rules = rules_from_json(args.game, args.rules)
-            game = Game(args.game, args.style, rules)
+            game = cli.game_from_args(args)
             game.hand(args.cards)  # bad cards refused before any work
         except (ValueError, TypeError) as e:
             print(f"error: {e}", file=sys.stderr)

@@ -25,9 +25,7 @@ if __name__ == "__main__":
 
 
 from agents import cli
-from envs.rules.game import Game
 from envs.rules.house_way_check import simulate
-from envs.rules.options import rules_from_json
 
 MAX_ROUNDS = 10_000_000_000
 CHUNK = 100_000  # rounds per numba call: Ctrl-C is seen between chunks
@@ -50,8 +48,7 @@ def main(argv=None) -> int:
     cli.handle_interrupts()
     try:
         try:
-            rules = rules_from_json(args.game, args.rules)
-            game = Game(args.game, args.style, rules)
+            game = cli.game_from_args(args)
         except (ValueError, TypeError) as e:
             print(f"error: {e}", file=sys.stderr)
             return 2

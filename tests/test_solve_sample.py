@@ -1,4 +1,4 @@
-"""Smoke tests of scripts/solve_sample.py on tiny budgets.
+"""scripts/solve_sample.py on tiny budgets, and its library (envs.solver.sample, agents.solve_sample).
 
 No 617 MB dealer table is needed: ``--max-pool-card 20`` makes the script build a small in-memory
 table (cards < 20, 77,520 hands) and draw the dealer's hands from the unseen cards below 20 only.
@@ -20,6 +20,7 @@ import pytest
 from envs.rules.cards import hand_array
 from envs.rules.game import Game
 from envs.rules.house_way_batch import random_hands
+from envs.solver import sample
 
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPT = ROOT / "scripts" / "solve_sample.py"
@@ -78,8 +79,10 @@ def test_writes_one_row_per_hand(tmp_path, capsys, game, style, ext):
     assert rep["mean_gain"] == pytest.approx(np.mean([r["regret"] for r in rows]))
     assert rep["mean_optimal_ev"] - rep["mean_house_way_ev"] == pytest.approx(rep["mean_gain"])
     assert rep["house_way_optimal_fraction"] == pytest.approx(np.mean([r["house_way_optimal"] for r in rows]))
-    lo, hi = rep["gain_ci95"]
-    assert lo <= rep["mean_gain"] <= hi
+    lo, hi = rep["gain_ci95"]  # normal 95% interval over the 6 hands' regrets
+    gains = np.array([r["regret"] for r in rows])
+    assert (lo + hi) / 2 == pytest.approx(gains.mean())
+    assert hi - lo == pytest.approx(2 * 1.959963984540054 * gains.std(ddof=1) / math.sqrt(6))
     assert [p.name for p in tmp_path.iterdir()] == [out.name]  # no temp file left behind
 
 
@@ -153,7 +156,7 @@ def test_unreadable_existing_file_exit_2(tmp_path, capsys):
 
 def test_interrupt_saves_progress(tmp_path, monkeypatch):
     out = tmp_path / "i.csv"
-    real, calls = solve_sample.solve_row, []
+    real, calls = sample.solve_hand, []
 
     def flaky(*a, **kw):
         calls.append(1)
@@ -161,10 +164,10 @@ def test_interrupt_saves_progress(tmp_path, monkeypatch):
             raise KeyboardInterrupt
         return real(*a, **kw)
 
-    monkeypatch.setattr(solve_sample, "solve_row", flaky)
+    monkeypatch.setattr(sample, "solve_hand", flaky)
     assert run_main("--game", "asia", "--hands", 6, "--out", out, *K, "--checkpoint", 2) == 130
     assert [r["index"] for r in read(out)] == [0, 1, 2]
-    monkeypatch.setattr(solve_sample, "solve_row", real)
+    monkeypatch.setattr(sample, "solve_hand", real)
     assert run_main("--game", "asia", "--hands", 6, "--out", out, *K) == 0
     check_rows(read(out), Game("asia"), 0, 6)
 
@@ -182,3 +185,28 @@ def test_cli_help_and_run(tmp_path):
     assert "3 hands" in r.stdout and "mean gain" in r.stdout and "NOT the real game" in r.stdout
     bad = cli("--game", "paigow", "--hands", 3, "--out", tmp_path / "c.json", *K)
     assert bad.returncode == 2 and "c.json" in bad.stderr
+
+
+def test_sample_hands_are_a_prefix_whatever_n():
+    """Hand i of a sample does not depend on the sample size (a resumed run with a larger
+    --hands meets the same first hands)."""
+    big, small = sample.sample_hands(11, 40), sample.sample_hands(11, 7)
+    assert np.array_equal(big[:7], small)
+    assert all(len(set(h.tolist())) == 7 and h.min() >= 0 and h.max() <= 52 for h in big)
+    assert not np.array_equal(sample.sample_hands(12, 7), small)
+
+
+@pytest.mark.parametrize("k", [13, 54, 20.0, True, "20"])
+def test_library_refuses_a_bad_pool_bound(k):
+    with pytest.raises(ValueError, match="expected 14..52"):
+        sample.check_max_pool_card(k)
+
+
+def test_columns_name_every_field_of_a_row():
+    """The declared columns are exactly the keys of a solved row plus the run's identity."""
+    game = Game("paigow")
+    solver = sample.make_solver(game, 20)
+    row = sample.solve_hand(game, solver, sample.sample_hands(0, 1)[0], 20)
+    names = [n for n, _ in sample.columns(game)]
+    assert sorted(names) == sorted([*row, "index", "game", "style", "seed", "max_pool_card"])
+    assert names[-4:] == ["house_way_back", "house_way_front", "optimal_back", "optimal_front"]

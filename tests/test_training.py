@@ -157,15 +157,30 @@ def test_policies_and_crn_evaluation():
         make_baseline("smart", env)
 
 
-def test_sb3_policy_wrapper_and_mean_ci(tmp_path):
+def test_sb3_policy_wrapper(tmp_path):
     run_dir = train(tiny(tmp_path), progress_bar=False, log=lambda m: None)
     model, _ = load_model(run_dir / "model.zip")
     env = gym.make("splitpoker/AsiaPokerSetting-v0")
     pol = SB3Policy.from_env(env, model=model)
     rec = run_policy(env, pol, hand_seeds(0, 20))
     assert rec.fouled.sum() == 0
-    m, ci = mean_ci(np.array([1.0, -1.0, 1.0, -1.0]))
-    assert m == 0.0 and ci == pytest.approx(1.959963984540054 * np.std([1, -1, 1, -1], ddof=1) / 2)
+
+
+def test_mean_ci_covers_the_true_mean_95_percent_of_the_time():
+    """Coverage, not the formula: 4,000 samples of 60 results +1 (p = 0.3) or -1 have the true
+    mean 2 * 0.3 - 1 = -0.4; a correct normal 95% interval covers it in 95% of them (binomial
+    standard error of the rate: sqrt(0.95 * 0.05 / 4000) = 0.34 points, so 93.6%..96.4% is +-4
+    of them). A wrong z, a missing square root or a population sd would leave the band."""
+    rng = np.random.default_rng(7)
+    samples = np.where(rng.random((4000, 60)) < 0.3, 1.0, -1.0)
+    covered = 0
+    for x in samples:
+        m, half = mean_ci(x)
+        covered += abs(m + 0.4) <= half
+    assert 0.936 <= covered / 4000 <= 0.964
+    m, half = mean_ci(np.array([1.0, -1.0, 1.0, -1.0]))  # by hand: sd = sqrt(4/3), half = 1.96 * sd / 2
+    assert m == 0.0 and half == pytest.approx(1.959963984540054 / np.sqrt(3))
+    assert np.isnan(mean_ci(np.array([0.5]))[1])  # one value: no interval
 
 
 def test_evaluate_script_and_demo(tmp_path, capsys):
