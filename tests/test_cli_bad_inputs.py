@@ -129,12 +129,6 @@ CASES = [
     ("evaluate", ["--env", "CartPole-v1"], 2, "unknown env id 'CartPole-v1'"),
     ("evaluate", ["--env-kwargs", "{bad"], 2, "argument --env-kwargs: '{bad' is not JSON"),
     ("evaluate", ["--env-kwargs", "[1]"], 2, "argument --env-kwargs: '[1]': expected a JSON object of config overrides"),
-    ("evaluate_sessions", ["--env-kwargs", "{bad"], 2, "argument --env-kwargs: '{bad' is not JSON"),
-    ("evaluate_sessions", ["--env-kwargs", "[1]"], 2, "argument --env-kwargs: '[1]': expected a JSON object of env keywords"),
-    ("session_dp", ["--game", "asia", "--bankroll", "50", "--target", "100", "--table", "{bad"], 2,
-     "argument --table: '{bad' is not JSON"),
-    ("session_dp", ["--game", "asia", "--bankroll", "50", "--target", "100", "--table", "[1]"], 2,
-     "argument --table: '[1]': expected a JSON object of table fields"),
     ("evaluate", ["--model", "{t}/missing.zip"], 2, "--model {t}/missing.zip: no such file"),
     ("evaluate", ["--model", "{t}/junk.zip"], 2, "--model {t}/junk.zip: cannot load it as a saved model"),
     ("evaluate", ["--model", "greedy"], 2, "--model greedy: no such file, expected a saved model .zip or one of"),
@@ -226,6 +220,24 @@ def parser_of(name, monkeypatch):
         except Got as g:
             return g.args[0]
     raise AssertionError(f"{name}.main did not parse arguments")
+
+
+# the JSON-object flags of the session scripts (one argparse type, agents.cli.json_object); their
+# other flags are tested in tests/test_session_scripts.py
+JSON_FLAG_CASES = [
+    ("evaluate_sessions", ["--env-kwargs", "{bad"], "argument --env-kwargs: '{bad' is not JSON"),
+    ("evaluate_sessions", ["--env-kwargs", "[1]"], "argument --env-kwargs: '[1]': expected a JSON object of env keywords"),
+    ("session_dp", ["--game", "asia", "--bankroll", "50", "--target", "100", "--table", "{bad"],
+     "argument --table: '{bad' is not JSON"),
+    ("session_dp", ["--game", "asia", "--bankroll", "50", "--target", "100", "--table", "[1]"],
+     "argument --table: '[1]': expected a JSON object of table fields"),
+]
+
+
+@pytest.mark.parametrize("name,argv,fragment", JSON_FLAG_CASES)
+def test_json_object_flags(files, capsys, name, argv, fragment):
+    code, out, err = call(name, argv, capsys)
+    assert code == 2 and fragment in err and not out
 
 
 def test_every_flag_is_covered(monkeypatch):

@@ -34,6 +34,9 @@ def test_session_dp_json_keys_and_ordering():
     assert rep["optimal"]["bets"][-1]["bankroll"] == 95 and rep["grid"] == 5
     lo, hi = rep["optimal"]["success_range_ci95"]
     assert lo < p["optimal"] < hi
+    # and P(win) is the published asia-000 house-way-vs-house-way win rate, 47.230%
+    # (docs/house_ways.md, 10^9 rounds), within 4 standard errors of the 200,000-round simulation
+    assert abs(rep["distribution"]["p_win"] - 0.47230) < 4 * (0.4723 * 0.5277 / 200_000) ** 0.5
 
 
 def test_session_dp_human_paigow_hand_limit():
