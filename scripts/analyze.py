@@ -152,20 +152,17 @@ def print_human(rep: dict, top: int | None) -> None:
 
 
 def main(argv=None) -> int:
-    args = parse_args(argv)
-    cli.handle_interrupts()
+    return cli.run_interruptible(run, parse_args(argv), "no result")
+
+
+def run(args) -> int:
     try:
-        try:
-            game = cli.game_from_args(args)
-            game.hand(args.cards)  # bad cards refused before any work
-        except (ValueError, TypeError) as e:
-            print(f"error: {e}", file=sys.stderr)
-            return 2
-        rep = analyze(game, args.cards, args.samples, args.seed, args.include_fouled, args.exact)
-    except BaseException as e:  # Ctrl-C (or an error it caused inside numba)
-        if not cli.is_interrupt(e):
-            raise
-        return cli.interrupted("no result")
+        game = cli.game_from_args(args)
+        game.hand(args.cards)  # bad cards refused before any work
+    except (ValueError, TypeError) as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    rep = analyze(game, args.cards, args.samples, args.seed, args.include_fouled, args.exact)
     if args.json:
         print(cli.dumps(rep))
     else:

@@ -44,23 +44,20 @@ def parse_args(argv=None):
 
 
 def main(argv=None) -> int:
-    args = parse_args(argv)
-    cli.handle_interrupts()
-    try:
-        try:
-            game = cli.game_from_args(args)
-        except (ValueError, TypeError) as e:
-            print(f"error: {e}", file=sys.stderr)
-            return 2
-        from tqdm import tqdm
+    return cli.run_interruptible(run, parse_args(argv), "no result")
 
-        with tqdm(total=args.rounds, unit="round", unit_scale=True, desc=game.style.value, disable=None,
-                  file=sys.stderr, leave=False) as bar:
-            rep = simulate(game, args.rounds, args.seed, progress=bar.update, chunk=CHUNK)
-    except BaseException as e:  # Ctrl-C (or an error it caused inside numba)
-        if not cli.is_interrupt(e):
-            raise
-        return cli.interrupted("no result")
+
+def run(args) -> int:
+    try:
+        game = cli.game_from_args(args)
+    except (ValueError, TypeError) as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    from tqdm import tqdm
+
+    with tqdm(total=args.rounds, unit="round", unit_scale=True, desc=game.style.value, disable=None,
+              file=sys.stderr, leave=False) as bar:
+        rep = simulate(game, args.rounds, args.seed, progress=bar.update, chunk=CHUNK)
     if args.json:
         print(cli.dumps(rep))
     else:
