@@ -30,11 +30,7 @@ if __name__ == "__main__":
     install_startup_interrupt()
 
 
-import numpy as np
-
 from agents import cli
-from envs.rules.cards import format_card
-from envs.rules.game import Game
 
 
 def parse_args(argv=None):
@@ -56,65 +52,6 @@ def parse_args(argv=None):
 
 MAX_SAMPLES = 100_000_000
 CHUNK = 20_000  # dealer hands per numba call (~0.1 s): Ctrl-C is seen between chunks
-
-
-def setting_entry(game: Game, hand, s, ev, se, method="monte-carlo") -> dict:
-    d = game.describe(hand, s)
-    hands = {k: [format_card(c) for c in v] for k, v in d.hands().items()}
-    if game.game == "asia":
-        cats = {"high": d.high_category.label, "medium": d.medium_category.label, "low": "High Card"}
-    else:
-        cats = {"back": d.back_category.label, "front": d.front_category.label}
-    return {"setting": int(s), "hands": hands, "categories": cats, "fouled": bool(d.fouled),
-            "ev": float(ev), "stderr": float(se), "method": method}
-
-
-def analyze(game: Game, cards, samples: int, seed: int, include_fouled: bool, exact: bool = False) -> dict:
-    hand = game.hand(cards)
-    hw = game.house_way(hand)
-    _, fouled = game.settings(hand)
-    if exact:
-        from envs.solver.exact import ExactSolver
-
-        res = ExactSolver(game, log=lambda m: print(m, file=sys.stderr)).solve(hand)
-        mean, stderr = res.ev, np.zeros(game.n_settings)
-        optimal = set(res.optimal_settings().tolist())
-    else:
-        from tqdm import tqdm
-
-        with tqdm(total=samples, unit="hand", unit_scale=True, desc="dealer hands", disable=None, file=sys.stderr,
-                  leave=False) as bar:
-            mean, stderr = game.monte_carlo(hand, samples, seed, chunk=CHUNK, progress=bar.update)
-    order = sorted(range(game.n_settings), key=lambda s: (-mean[s], s))
-    entries = []
-    for s in order:
-        if not include_fouled and fouled[s]:
-            continue
-        e = setting_entry(game, hand, s, mean[s], stderr[s], "exact" if exact else "monte-carlo")
-        if exact:
-            n = res.n_dealer_hands
-            e["counts"] = {"wins": int(res.wins[s]), "pushes": int(res.pushes[s]), "losses": int(res.losses[s]),
-                           "dealer_hands": n}
-            e["p_win"], e["p_push"], e["p_loss"] = (int(res.wins[s]) / n, int(res.pushes[s]) / n, int(res.losses[s]) / n)
-            e["ev_fraction"] = str(res.ev_fraction(s))
-            e["optimal"] = s in optimal
-        entries.append(e)
-    hw_desc = game.describe(hand, hw.setting)
-    out = {
-        "game": game.game, "style": game.style.value, "rules": repr(game.rules),
-        "cards": [format_card(c) for c in hand], "method": "exact" if exact else "monte-carlo",
-        "house_way": {k: [format_card(c) for c in v] for k, v in hw_desc.hands().items()},
-        "house_way_setting": hw.setting, "house_way_rule": hw.rule,
-        "house_way_ev": float(mean[hw.setting]), "house_way_stderr": float(stderr[hw.setting]),
-        "settings": entries,
-    }
-    if exact:
-        best = res.best(prefer=hw.setting)
-        out.update({"dealer_hands": res.n_dealer_hands, "optimal_setting": best, "optimal_ev": float(res.ev[best]),
-                    "house_way_gives_up": float(res.ev[best] - res.ev[hw.setting])})
-    else:
-        out.update({"samples": samples, "seed": seed})
-    return out
 
 
 def sym(cards: list[str]) -> str:
@@ -162,7 +99,15 @@ def run(args) -> int:
     except (ValueError, TypeError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
-    rep = analyze(game, args.cards, args.samples, args.seed, args.include_fouled, args.exact)
+    from tqdm import tqdm
+
+    from envs.solver.hand_analysis import analyze_hand
+
+    total = None if args.exact else args.samples
+    with tqdm(total=total, unit="hand", unit_scale=True, desc="dealer hands", disable=None if total else True,
+              file=sys.stderr, leave=False) as bar:
+        rep = analyze_hand(game, args.cards, samples=args.samples, seed=args.seed, include_fouled=args.include_fouled,
+                           exact=args.exact, chunk=CHUNK, progress=bar.update, log=lambda m: print(m, file=sys.stderr))
     if args.json:
         print(cli.dumps(rep))
     else:

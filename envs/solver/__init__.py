@@ -8,6 +8,8 @@ Rules-level computation, like :mod:`envs.rules`, and like it free of gymnasium a
   every dealer hand from the cards the player does not hold (docs/exact_solver.md);
 - :mod:`envs.solver.sample` — one exact-solve row per hand of a seeded sample (house way against
   the optimum: ``scripts/solve_sample.py``);
+- :mod:`envs.solver.hand_analysis` — every setting of one hand ranked by EV, Monte Carlo or
+  exact (``scripts/analyze.py``);
 - :mod:`envs.solver.benchmark` — the solver's timing against the naive method
   (``scripts/benchmark.py --only exact``).
 """
