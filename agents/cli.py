@@ -159,12 +159,15 @@ def parser(doc: str | None) -> argparse.ArgumentParser:
     return argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
 
 
-def add_game(p: argparse.ArgumentParser, style_help: str = "house-way style") -> None:
-    """``--game`` (required) and ``--style`` (a house-way style, default the game's first)."""
+def add_game(p: argparse.ArgumentParser, style_help: str = "house-way style", rules: bool = True) -> None:
+    """``--game`` (required), ``--style`` (a house-way style, default the game's first) and, with
+    ``rules``, ``--rules`` (JSON of ranking options): what :func:`game_from_args` reads."""
     from envs.rules.house_way import STYLES
 
     p.add_argument("--game", required=True, choices=["asia", "paigow"], help="the game")
     p.add_argument("--style", choices=STYLES, help=f"{style_help} (default: asia-000 / paigow-igw)")
+    if rules:
+        p.add_argument("--rules", default="{}", help="JSON of rules options (e.g. '{\"commission\": 0}')")
 
 
 def add_seed(p: argparse.ArgumentParser, of: str) -> None:

@@ -41,7 +41,6 @@ def parse_args(argv=None):
                                                "~7 minutes for a standard error of ~0.0001"),
                    default=20_000, help=f"dealer hands for the Monte Carlo (default 20,000; at most {MAX_SAMPLES:,})")
     cli.add_seed(p, "the dealer sample")
-    p.add_argument("--rules", default="{}", help="JSON of rules options")
     p.add_argument("--exact", action="store_true", help="exact EVs over all dealer hands (exact solver)")
     p.add_argument("--include-fouled", action="store_true", help="also list fouled settings (EV -1)")
     p.add_argument("--top", type=cli.count(1, 105, "a hand has at most 105 settings"),

@@ -38,7 +38,6 @@ def parse_args(argv=None):
                                               "10^10 rounds take hours; the edge's CI is then ~0.002%%"),
                    default=1_000_000, help=f"rounds to deal (default 1,000,000; at most {MAX_ROUNDS:,})")
     cli.add_seed(p, "the deal")
-    p.add_argument("--rules", default="{}", help="JSON of rules options (e.g. '{\"commission\": 0}')")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     return p.parse_args(argv)
 

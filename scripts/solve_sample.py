@@ -50,7 +50,7 @@ MAX_HANDS = 1_000_000
 
 def parse_args(argv=None):
     p = cli.parser(__doc__)
-    cli.add_game(p)
+    cli.add_game(p, rules=False)
     p.add_argument("--hands", type=cli.count(1, MAX_HANDS, "time: ~0.2-0.4 s of exact solving per hand, so "
                                              "10^6 hands take days; the rows are held in memory"),
                    required=True, help=f"sample size N: hands 0..N-1 of the seeded deal (at most {MAX_HANDS:,})")

@@ -280,3 +280,21 @@ def test_cli_helpers():
     assert cli.seed("0") == 0 and cli.seed(str(2**63 - 1)) == 2**63 - 1
     with pytest.raises(Exception, match="0..2\\*\\*63-1"):
         cli.seed(str(2**63))
+
+
+def test_env_of_models_reconciles_ids_and_keywords():
+    """The env of saved models (evaluate.py, evaluate_sessions.py): --env wins if every model was
+    trained on it; keywords: the earlier model's win, --env-kwargs over all."""
+    from types import SimpleNamespace
+
+    from agents.cli import env_of_models
+
+    a = SimpleNamespace(env_id="splitpoker/AsiaPokerSetting-v0", resolved_env_kwargs={"x": 1, "y": 1})
+    b = SimpleNamespace(env_id="splitpoker/AsiaPokerSetting-v0", resolved_env_kwargs={"y": 2, "z": 2})
+    given = {"z": 3}
+    assert env_of_models([("a", a), ("none", None), ("b", b)], None, given) == (
+        "splitpoker/AsiaPokerSetting-v0", {"x": 1, "y": 1, "z": 3})
+    assert given == {"z": 3}  # not modified
+    assert env_of_models([], None, {}) == (None, {})
+    with pytest.raises(ValueError, match="model b was trained on splitpoker/AsiaPokerSetting-v0, not X-v0"):
+        env_of_models([("b", b)], "X-v0", {})
