@@ -252,11 +252,28 @@ def hand_weights(hands) -> np.ndarray:
     return out
 
 
+@njit(cache=True, parallel=True)
+def _all_weights(reps, out):
+    for i in prange(reps.shape[0]):
+        hand = np.empty((1, 7), dtype=np.int64)
+        colex_unrank(np.int64(reps[i]), 7, hand[0])
+        _weights(hand, out[i:i + 1])
+
+
 def class_weights(classes=None, reps: np.ndarray | None = None) -> np.ndarray:
-    """Weight of each class (all classes when ``classes`` is None)."""
-    reps = class_index() if reps is None else reps
-    classes = np.arange(reps.shape[0]) if classes is None else classes
-    return hand_weights(class_hands(classes, reps))
+    """Weight of each class (all classes when ``classes`` is None; computed once, then kept)."""
+    if classes is not None:
+        return hand_weights(class_hands(classes, reps))
+    if reps is None or reps is _INDEX.get("reps"):
+        reps = class_index()
+        if "weights" not in _INDEX:
+            w = np.empty(reps.shape[0], dtype=np.int64)
+            _all_weights(reps, w)
+            _INDEX["weights"] = w
+        return _INDEX["weights"]
+    w = np.empty(reps.shape[0], dtype=np.int64)
+    _all_weights(reps, w)
+    return w
 
 
 # ---- settings, card for card -----------------------------------------------------------------
