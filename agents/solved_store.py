@@ -237,3 +237,13 @@ class StoreSolver:
                 return res
         self.misses += 1
         return self.solver.solve(cards, pool=pool, parallel=parallel)
+
+
+def solver_for(game: Game, stores) -> StoreSolver | None:
+    """A :class:`StoreSolver` over the first of the store folders ``stores`` made for ``game``
+    (style, rules and commission), or None when none is; a folder that is not a store raises
+    :class:`StoreError`. Lets one list of stores serve several environments."""
+    for d in stores:
+        if read_manifest(Path(d)).get("key") == store_key(game):
+            return StoreSolver(SolvedStore(d, game))
+    return None

@@ -259,3 +259,30 @@ def test_killing_a_worker_then_the_driver_loses_only_shards_in_flight(tmp_path):
     assert r.returncode == 0, r.stderr
     for x, y in zip(_content(out, plan), _content(clean, plan)):
         assert x.equals(y)
+
+
+def test_stores_serve_the_evaluation_set_and_the_benchmark_config(full_store, tmp_path):
+    from agents.benchmark_config import BenchmarkConfig, ConfigError
+    from agents.solved_store import solver_for
+
+    game, out, canon = full_store
+    s = solver_for(game, [str(out)])
+    assert isinstance(s, StoreSolver) and s.solve(canon[0]).wins.shape == (21,) and s.hits == 1
+    assert solver_for(Game("asia", "asia-000"), [str(out)]) is None  # no store for that game: solve
+    with pytest.raises(StoreError, match="manifest.json is missing"):
+        solver_for(game, [str(tmp_path)])
+    cfg = {"name": "tiny", "executor": "local", "total_timesteps": 256, "eval_every": 128, "seeds": [0],
+           "eval": {"hands": 12, "solved": [str(out)]}, "envs": [{"id": "splitpoker/AsiaPokerSetting-v0"}],
+           "algorithms": [{"name": "MaskablePPO+MLP", "algo": "maskable_ppo", "policy": "MlpPolicy"}],
+           "references": ["house-way", "optimal"], "reference_kwargs": {"optimal": {"store": str(out)}}}
+    assert BenchmarkConfig.from_dict(cfg).eval_solved == (str(out),)
+    cfg["eval"]["solved"] = "dir"
+    with pytest.raises(ConfigError, match="eval.solved='dir': expected a list"):
+        BenchmarkConfig.from_dict(cfg)
+
+
+def test_evaluate_refuses_a_store_for_another_game(full_store):
+    _, out, _ = full_store
+    r = subprocess.run([sys.executable, str(ROOT / "scripts" / "evaluate.py"), "--hands", "2", "--regret",
+                        "--solved", str(out)], capture_output=True, text=True, env=env(), cwd=ROOT, timeout=300)
+    assert r.returncode == 2 and "made for paigow/paigow-igw" in r.stderr and "needs asia/asia-000" in r.stderr
