@@ -152,8 +152,11 @@ def house_way_over_class(game: Game, hand: np.ndarray, key: np.ndarray, n: int) 
 
 
 def solve_shard(game_name: str, style: str, rules, universe: int, classes: np.ndarray) -> dict:
-    """Rows of one shard (column -> array). Pure function of its arguments."""
+    """Rows of one shard (column -> array; ``seconds`` is each class's CPU time). Pure function
+    of its arguments apart from ``seconds`` and ``_task`` (the shard's wall and CPU seconds, the
+    worker's one-time solver set-up — dealer table, compiled code — excluded)."""
     g, solver = _solver(game_name, style, rules, universe)
+    w0, c0 = time.perf_counter(), time.process_time()
     hands = hc.class_hands(classes)
     m = classes.size
     s = g.n_settings
@@ -178,6 +181,7 @@ def solve_shard(game_name: str, style: str, rules, universe: int, classes: np.nd
         rows["wins"][i] = res.wins
         rows["pushes"][i] = res.pushes
         rows["seconds"][i] = time.process_time() - t0
+    rows["_task"] = np.array([time.perf_counter() - w0, time.process_time() - c0])
     return rows
 
 
@@ -228,7 +232,8 @@ def run_plan(out: Path, game: Game, plan: dict, classes: np.ndarray, *, universe
     done = finished_shards(out, game, key, plan, classes, log=log)
     todo = [k for k in range(plan["n_shards"]) if k not in done]
     stats = {"shards_total": plan["n_shards"], "shards_skipped": len(done), "shards_solved": 0,
-             "classes_solved": 0, "wall_seconds": 0.0, "workers": 0, "stopped_by_time_budget": False}
+             "classes_solved": 0, "wall_seconds": 0.0, "workers": 0, "stopped_by_time_budget": False,
+             "task_wall_seconds": 0.0, "task_cpu_seconds": 0.0}
     if progress is not None and done:
         progress(sum(shard_classes(classes, plan, k).size for k in done))
     if not todo:
@@ -256,6 +261,9 @@ def run_plan(out: Path, game: Game, plan: dict, classes: np.ndarray, *, universe
                 for ref in ready:
                     k = pending.pop(ref)
                     rows = ray.get(ref)
+                    task_wall, task_cpu = rows.pop("_task")
+                    stats["task_wall_seconds"] += float(task_wall)
+                    stats["task_cpu_seconds"] += float(task_cpu)
                     if game.game == "asia":
                         rows.pop("pushes")
                     write_shard_atomic(shard_table(game, key, rows), out / shard_name(k))

@@ -119,13 +119,14 @@ def run(args) -> int:
     def log(m):
         print(m, file=sys.stderr)
 
-    single = None
+    single = single_cpu = None
     if args.single_check:
         probe = classes[: args.single_check]
         solve_shard(game.game, game.style.value, game.rules, k, probe[:1])  # table + compile
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         solve_shard(game.game, game.style.value, game.rules, k, probe)
         single = (time.perf_counter() - t0) / probe.size
+        single_cpu = (time.process_time() - c0) / probe.size
     with tqdm(total=plan["n_classes"], unit="class", desc=game.style.value, disable=None, file=sys.stderr) as bar:
         stats = run_plan(out, game, plan, classes, universe=k, address=args.address, num_cpus=args.num_cpus,
                          log=log, progress=bar.update, time_budget=args.time_budget)
@@ -135,9 +136,19 @@ def run(args) -> int:
     rep["run"] = stats
     if stats["classes_solved"]:
         per_worker = stats["wall_seconds"] * stats["workers"] / stats["classes_solved"]
-        rep["throughput"] = {"ray_wall_seconds_per_class_per_worker": per_worker,
-                             "single_process_seconds_per_class": single,
-                             "ray_vs_single_throughput": (single / per_worker) if single else None}
+        ray_cpu = stats["task_cpu_seconds"] / stats["classes_solved"]
+        rep["throughput"] = {
+            "ray_wall_seconds_per_class_per_worker": per_worker,
+            "single_process_seconds_per_class": single,
+            "ray_vs_single_throughput": (single / per_worker) if single else None,
+            # load-independent view: CPU seconds per class inside the tasks vs in one process, and
+            # the share of the workers' wall time spent inside tasks (the rest is Ray's overhead
+            # or waiting for a core)
+            "ray_task_cpu_seconds_per_class": ray_cpu,
+            "single_process_cpu_seconds_per_class": single_cpu,
+            "ray_vs_single_cpu_throughput": (single_cpu / ray_cpu) if single_cpu else None,
+            "worker_busy_fraction": stats["task_wall_seconds"] / (stats["wall_seconds"] * stats["workers"]),
+        }
     if rep.get("classes_done"):
         bpc = store_bytes_per_class(out, plan)
         rep["cost_model_full_run"] = {f"{c}_cores": cost_model(rep["seconds_per_class"], bpc, c) for c in (1, 2, 64, 512)}
