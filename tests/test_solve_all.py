@@ -71,7 +71,7 @@ def test_rows_do_not_depend_on_how_classes_are_split():
     whole = es.solve_shard(game.game, game.style.value, game.rules, K, classes)
     halves = [es.solve_shard(game.game, game.style.value, game.rules, K, classes[i:i + 2]) for i in (0, 2)]
     for col, v in whole.items():
-        if col != "seconds":
+        if col != "seconds" and not col.startswith("_"):
             assert np.array_equal(v, np.concatenate([h[col] for h in halves])), col
 
 
