@@ -24,8 +24,8 @@ import hashlib
 import math
 import os
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 import numpy as np
 
@@ -33,8 +33,18 @@ from envs.rules.game import Game
 from envs.rules.house_way import house_way
 from envs.solver import classes as hc
 
-from .solved_store import (FULL_POOL, MANIFEST, StoreError, list_column, read_manifest, read_shard, shard_name,
-                           shard_table, store_key, write_shard_atomic)
+from .solved_store import (
+    FULL_POOL,
+    MANIFEST,
+    StoreError,
+    list_column,
+    read_manifest,
+    read_shard,
+    shard_name,
+    shard_table,
+    store_key,
+    write_shard_atomic,
+)
 
 MAX_SAMPLE = 1_000_000
 

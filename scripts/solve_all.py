@@ -94,10 +94,9 @@ def main(argv=None) -> int:
 
 
 def run(args) -> int:
-    from envs.rules.game import Game
-
     from agents.exact_strategy import make_plan, prepare_store
     from agents.solved_store import StoreError
+    from envs.rules.game import Game
 
     k = FULL if args.max_pool_card is None else args.max_pool_card
     try:
@@ -113,8 +112,14 @@ def run(args) -> int:
         return 2
     from tqdm import tqdm
 
-    from agents.exact_strategy import (cost_model, read_results, run_plan, solve_shard, store_bytes_per_class,
-                                       summarize)
+    from agents.exact_strategy import (
+        cost_model,
+        read_results,
+        run_plan,
+        solve_shard,
+        store_bytes_per_class,
+        summarize,
+    )
 
     def log(m):
         print(m, file=sys.stderr)

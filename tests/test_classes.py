@@ -114,7 +114,7 @@ def test_hands_of_a_class_have_the_same_exact_evs(small, reps):
     game, solver = small
     rng = np.random.default_rng(6)
     deck = np.append(np.arange(K), 52)
-    for t in range(8):
+    for _ in range(8):
         h = np.sort(rng.choice(deck, 7, replace=False))
         canon = hc.class_hands(hc.classify(h, reps), reps)[0]
         a = solver.solve(h, pool=np.setdiff1d(np.arange(K), h))

@@ -16,8 +16,16 @@ import pytest
 
 from agents import exact_strategy as es
 from agents.policies import OptimalPolicy
-from agents.solved_store import (MANIFEST, SolvedStore, StoreError, StoreSolver, shard_name, shard_table,
-                                 store_key, write_shard_atomic)
+from agents.solved_store import (
+    MANIFEST,
+    SolvedStore,
+    StoreError,
+    StoreSolver,
+    shard_name,
+    shard_table,
+    store_key,
+    write_shard_atomic,
+)
 from envs.rules.game import Game
 from envs.rules.options import PaiGowRules
 from envs.solver import classes as hc
@@ -81,7 +89,7 @@ def test_one_or_two_workers_write_identical_shards_and_a_restart_skips_them(tmp_
     plan, classes, s1 = _tiny_run(tmp_path / "a", game, 1)
     _, _, s2 = _tiny_run(tmp_path / "b", game, 2)
     assert s1["shards_solved"] == s2["shards_solved"] == 2 and s2["workers"] == 2
-    for x, y in zip(_content(tmp_path / "a", plan), _content(tmp_path / "b", plan)):
+    for x, y in zip(_content(tmp_path / "a", plan), _content(tmp_path / "b", plan), strict=True):
         assert x.equals(y)
     # restart: nothing left to do (Ray is not even started)
     _, _, again = _tiny_run(tmp_path / "b", game, 2)
@@ -257,7 +265,7 @@ def test_killing_a_worker_then_the_driver_loses_only_shards_in_flight(tmp_path):
     clean = tmp_path / "clean"
     r = _run(*[a if a != str(out) else str(clean) for a in args])
     assert r.returncode == 0, r.stderr
-    for x, y in zip(_content(out, plan), _content(clean, plan)):
+    for x, y in zip(_content(out, plan), _content(clean, plan), strict=True):
         assert x.equals(y)
 
 
