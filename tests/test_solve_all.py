@@ -294,3 +294,30 @@ def test_evaluate_refuses_a_store_for_another_game(full_store):
     r = subprocess.run([sys.executable, str(ROOT / "scripts" / "evaluate.py"), "--hands", "2", "--regret",
                         "--solved", str(out)], capture_output=True, text=True, env=env(), cwd=ROOT, timeout=300)
     assert r.returncode == 2 and "made for paigow/paigow-igw" in r.stderr and "needs asia/asia-000" in r.stderr
+
+
+@pytest.mark.slow
+def test_ctrl_c_exits_130_keeps_finished_shards_and_stops_ray(tmp_path):
+    out = tmp_path / "int"
+    p = subprocess.Popen([sys.executable, SCRIPT, "--game", "paigow", "--sample", "12", "--shard-size", "1",
+                          "--num-cpus", "1", "--max-pool-card", str(K), "--out", str(out)],
+                         env=env(), cwd=ROOT, start_new_session=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         text=True)
+    try:
+        deadline = time.time() + 300
+        while time.time() < deadline and not list(out.glob("shard-*.parquet")):
+            time.sleep(0.2)
+        assert list(out.glob("shard-*.parquet")), "no shard written in time"
+        p.send_signal(signal.SIGINT)
+        _, err = p.communicate(timeout=120)
+    finally:
+        if p.poll() is None:
+            os.killpg(p.pid, signal.SIGKILL)
+    assert p.returncode == 130 and "rerun the same command to resume" in err
+    assert not list(out.glob(".*tmp*"))
+    game = Game("paigow", "paigow-igw")
+    plan, classes = es.make_plan(12, 0, 1)
+    done = es.finished_shards(out, game, store_key(game, K), plan, classes)
+    assert len(done) == len(list(out.glob("shard-*.parquet"))) >= 1
+    time.sleep(5)
+    assert _session_pids(p.pid, "ray::") == []  # the local Ray it started is shut down
