@@ -44,7 +44,7 @@ from .training import ALGOS, algo_class
 EXECUTORS = ("ray", "local")
 TOP_KEYS = ("name", "description", "executor", "num_cpus", "total_timesteps", "eval_every", "seeds", "eval", "envs",
             "algorithms", "references", "reference_kwargs")
-EVAL_KEYS = ("hands", "paired_hands", "seed")
+EVAL_KEYS = ("hands", "paired_hands", "seed", "solved")
 ENV_KEYS = ("id", "label", "kwargs")
 ALGO_KEYS = ("name", "algo", "policy", "n_envs", "algo_kwargs", "policy_kwargs")
 SCORER_MODULE = "agents.setting_scorer"
@@ -126,6 +126,7 @@ class BenchmarkConfig:
     references: tuple[str, ...] = ("house-way", "mc-best", "random")
     reference_kwargs: dict[str, dict] = field(default_factory=dict)
     description: str = ""
+    eval_solved: tuple[str, ...] = ()  # solved-store folders the evaluation sets look hands up in
 
     @classmethod
     def from_yaml(cls, path: str | Path, **overrides) -> BenchmarkConfig:
@@ -241,8 +242,12 @@ class BenchmarkConfig:
             if bad:
                 raise ConfigError(f"unknown key {bad[0]!r} in reference_kwargs.{r}: expected some of {sorted(params)}")
         desc = data.get("description", "")
+        solved = ev.get("solved") or []
+        if not isinstance(solved, list) or not all(isinstance(d, str) and d for d in solved):
+            raise ConfigError(f"eval.solved={solved!r}: expected a list of solved-store folders (scripts/solve_all.py --out)")
         return cls(name, tuple(env_specs), tuple(algo_specs), tuple(seeds), total, every, hands, paired, eval_seed,
-                   executor, num_cpus, tuple(refs), {k: dict(v) for k, v in ref_kwargs.items()}, str(desc or ""))
+                   executor, num_cpus, tuple(refs), {k: dict(v) for k, v in ref_kwargs.items()}, str(desc or ""),
+                   tuple(solved))
 
 
 def apply_overrides(data: Any, *, algorithms: list[str] | None = None, references: list[str] | None = None,

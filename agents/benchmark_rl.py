@@ -149,7 +149,8 @@ def _load_evalset_with_bar(e: EnvSpec, cfg: BenchmarkConfig, log) -> EvalSet:
 
     with tqdm(total=cfg.eval_hands, desc=f"solving {e.label} evaluation set", unit="hand", file=sys.stderr,
               disable=None, leave=False, delay=2.0) as bar:
-        return load_evalset(e.id, e.kwargs, cfg.eval_hands, cfg.eval_seed, log=log, progress=bar.update)
+        return load_evalset(e.id, e.kwargs, cfg.eval_hands, cfg.eval_seed, log=log, progress=bar.update,
+                            solved=cfg.eval_solved)
 
 
 class GridInterrupted(Exception):

@@ -128,8 +128,10 @@ def build_evalset_array(env, game: Game, seeds: list[int], solver=None, progress
 
 
 def load_evalset(env_id: str, env_kwargs: dict, hands: int, seed: int, *, solver=None, progress=None,
-                 log=None) -> EvalSet:
-    """The cached evaluation set (built on first use: ~0.1-0.2 s per hand plus the dealer table)."""
+                 log=None, solved: tuple = ()) -> EvalSet:
+    """The cached evaluation set (built on first use: ~0.1-0.2 s per hand plus the dealer table).
+    ``solved``: solved-store folders (``scripts/solve_all.py``); hands whose class is in the one
+    made for this game are looked up instead of solved (the values are the same, exactly)."""
     import json
 
     if not isinstance(hands, int) or isinstance(hands, bool) or hands < 2:
@@ -139,6 +141,10 @@ def load_evalset(env_id: str, env_kwargs: dict, hands: int, seed: int, *, solver
         game = game_of_env(env)
         seeds = hand_seeds(seed, hands)
         key = evalset_key(env_id, game, hands, seed)
+        if solver is None and solved:
+            from .solved_store import solver_for
+
+            solver = solver_for(game, solved)
         name = f"rleval-{game.game}-{game.style.value}"
         arr = load_or_build(name, key, lambda: build_evalset_array(env, game, seeds, solver, progress), log=log)
     finally:

@@ -104,13 +104,22 @@ class OptimalPolicy(Policy):
     """The exactly optimal setting against the house-way dealer (:mod:`envs.solver.exact`): the highest
     exact EV over all 53,524,680 dealer hands. Ties (equal exact counts) go to the house-way
     setting when it is among the optimal ones, else to the lowest setting index. Needs the
-    dealer table (built and cached on first use, about a minute)."""
+    dealer table (built and cached on first use, about a minute).
+
+    ``store``: a solved-class folder (``scripts/solve_all.py``) or a loaded
+    :class:`agents.solved_store.SolvedStore`: each hand is looked up there first and solved only
+    when its class is missing (the same choice either way; a store for other rules is refused)."""
 
     name = "optimal"
 
-    def __init__(self, *, solver=None, **kw):
+    def __init__(self, *, solver=None, store=None, **kw):
         super().__init__(**kw)
         self._solver = solver
+        if store is not None:
+            from agents.solved_store import SolvedStore, StoreSolver
+
+            store = store if isinstance(store, SolvedStore) else SolvedStore(store, self.game)
+            self._solver = StoreSolver(store, solver)
 
     @property
     def solver(self):

@@ -70,6 +70,9 @@ def parse_args(argv=None):
     p.add_argument("--regret-hands", type=cli.count(1, MAX_HANDS, "time: ~0.2 s of exact solving per hand"),
                    default=1000,
                    help="hands (the first of the sample) for --regret (default 1000)")
+    p.add_argument("--solved", metavar="DIR",
+                   help="with --regret (and the optimal baseline): look hands up in this solved store "
+                        "(scripts/solve_all.py --out DIR) before solving them; a store for other rules is refused")
     p.add_argument("--json", action="store_true", help="print one JSON object instead of the table")
     p.add_argument("--plot", help="write a bar chart with 95%% error bars to this PNG")
     p.add_argument("--out", help="also write the JSON result to this file")
@@ -124,6 +127,15 @@ def run(args) -> int:
             if args.regret:
                 cli.check_output("--plot", Path(args.plot).with_name(Path(args.plot).stem + "_regret.png"))
         env_id, env_kwargs, env, policies = build(args)
+        store = None
+        if args.solved:
+            from agents.solved_store import SolvedStore, StoreSolver
+
+            if not args.regret and "optimal" not in policies:
+                raise ValueError(f"--solved {args.solved}: only used with --regret or --model optimal")
+            store = SolvedStore(args.solved, next(iter(policies.values())).game)
+            if "optimal" in policies:
+                policies["optimal"]._solver = StoreSolver(store, policies["optimal"]._solver)
     except (ValueError, TypeError, FileNotFoundError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
@@ -143,10 +155,12 @@ def run(args) -> int:
         from envs.solver.exact import ExactSolver
 
         first = next(iter(policies.values()))
-        solver = ExactSolver(first.game, log=lambda m: print(m, file=sys.stderr))
+        solver = ExactSolver(first.game, log=lambda m: print(m, file=sys.stderr)) if store is None else StoreSolver(store)
         n = min(args.regret_hands, args.hands)
         with tqdm(total=n, desc="exact regret", unit="hand", disable=None, file=sys.stderr, leave=False) as bar:
             result["regret"] = regret_summary(records, solver, n, progress=bar.update)
+        if store is not None:
+            result["regret_solved_store"] = {"dir": args.solved, "hits": solver.hits, "solved": solver.misses}
     if args.plot:
         bar_plot(summary, args.plot, f"{env_id}: {args.hands} hands, seed {args.seed}")
         result["plot"] = args.plot
