@@ -13,7 +13,7 @@ import functools
 import importlib
 
 SCRIPTS = ("analyze", "benchmark", "benchmark_rl", "bonus_table", "cache", "check_house_way", "demo",
-           "evaluate", "evaluate_sessions", "session_dp", "simulate", "simulate_table", "solve_sample", "train")
+           "evaluate", "evaluate_sessions", "session_dp", "simulate", "simulate_table", "solve_all", "solve_sample", "train")
 
 
 def command(script: str) -> str:
