@@ -28,7 +28,6 @@ import argparse
 from agents import cli
 from envs.rules.game import Game
 from envs.rules.house_way import STYLES
-from envs.rules.house_way_check import simulate
 from envs.rules.options import rules_from_json
 
 MAX_ROUNDS = 10_000_000_000
@@ -62,7 +61,7 @@ def main(argv=None) -> int:
 
         with tqdm(total=args.rounds, unit="round", unit_scale=True, desc=game.style.value, disable=None,
                   file=sys.stderr, leave=False) as bar:
-            rep = simulate(game, args.rounds, args.seed, progress=bar.update, chunk=CHUNK)
+            rep = game.simulate(args.rounds, args.seed, progress=bar.update, chunk=CHUNK)
     except BaseException as e:  # Ctrl-C (or an error it caused inside numba)
         if not cli.is_interrupt(e):
             raise
