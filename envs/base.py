@@ -50,6 +50,7 @@ class SplitHandEnv(gym.Env):
     config_cls: type = None  # set by subclasses
     n_settings: int = 0
     slot_names: tuple[str, ...] = ()
+    ranks_width = 0  # hands per setting
     _wager_name, _bonus_name = "wager", "bonus"
 
     def __init__(self, config=None, *, betting: bool = True, render_mode: str | None = None, **overrides):
@@ -92,8 +93,6 @@ class SplitHandEnv(gym.Env):
         self._value_scale = 1.0 / np.array([table.n_classes - 1, 90, 12][: self.ranks_width], dtype=np.float32)
         self._setting_features = SettingFeatures(self.game.game, table.class_category) \
             if self.config.setting_features else None
-
-    ranks_width = 0  # hands per setting (set by subclasses)
 
     def _slots(self, cards, setting: int) -> list[tuple[str, list[int]]]:
         return self.game.slot_cards(cards, setting)
