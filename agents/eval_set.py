@@ -107,8 +107,8 @@ def make_eval_env(env_id: str, env_kwargs: dict):
 
 
 def game_of_env(env) -> Game:
-    u = env.unwrapped
-    return Game("asia" if u.n_settings == 105 else "paigow", u.config.house_way, u.config.rules)
+    """The :class:`Game` an environment plays (``env.unwrapped.game``)."""
+    return env.unwrapped.game
 
 
 def build_evalset_array(env, game: Game, seeds: list[int], solver=None, progress=None) -> np.ndarray:

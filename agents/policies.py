@@ -20,19 +20,36 @@ from envs.rules.game import Game
 class Policy:
     name = "policy"
 
-    def __init__(self, *, setting_offset: int, n_settings: int, n_actions: int, bet_table: list, game: Game):
+    def __init__(self, *, setting_offset: int, n_settings: int, n_actions: int, bet_table: list, game: Game,
+                 solver=None):
         self.setting_offset = setting_offset
         self.n_settings = n_settings
         self.n_actions = n_actions
         self.bet_table = bet_table
         self.game = game
+        self._solver = solver
 
     @classmethod
     def from_env(cls, env, **kwargs):
+        """A policy for ``env``'s action layout, playing the env's own :class:`Game`
+        (``env.unwrapped.game``: house way, rules options, pay table)."""
         u = env.unwrapped
-        game = Game("asia" if u.n_settings == 105 else "paigow", u.config.house_way, u.config.rules)
+        game = getattr(u, "game", None)
+        if not isinstance(game, Game):
+            raise ValueError(f"{type(u).__name__} has no game attribute holding an envs.rules.game.Game: expected a "
+                             f"splitpoker one-seat or session env")
         return cls(setting_offset=u.setting_offset, n_settings=u.n_settings, n_actions=int(u.action_space.n),
                    bet_table=list(u.bet_table), game=game, **kwargs)
+
+    @property
+    def solver(self):
+        """The exact solver of :attr:`game` (:mod:`envs.solver.exact`), built on first use: it
+        needs the 617 MB dealer table (built and cached on first use, about a minute)."""
+        if self._solver is None:
+            from envs.solver.exact import ExactSolver
+
+            self._solver = ExactSolver(self.game)
+        return self._solver
 
     # -- interface ------------------------------------------------------------------------
     def act(self, obs: np.ndarray, mask: np.ndarray) -> int:
@@ -112,22 +129,15 @@ class OptimalPolicy(Policy):
 
     name = "optimal"
 
-    def __init__(self, *, solver=None, store=None, **kw):
+    def __init__(self, *, store=None, **kw):
+        """``store``: a solved-class store (:class:`agents.solved_store.SolvedStore` or its
+        folder) looked up before solving; classes it lacks are solved."""
         super().__init__(**kw)
-        self._solver = solver
         if store is not None:
             from agents.solved_store import SolvedStore, StoreSolver
 
             store = store if isinstance(store, SolvedStore) else SolvedStore(store, self.game)
-            self._solver = StoreSolver(store, solver)
-
-    @property
-    def solver(self):
-        if self._solver is None:
-            from envs.solver.exact import ExactSolver
-
-            self._solver = ExactSolver(self.game)
-        return self._solver
+            self._solver = StoreSolver(store, self._solver)
 
     def choose_setting(self, hand, legal):
         result = self.solver.solve(hand)
@@ -143,13 +153,12 @@ class StrategyTablePolicy(Policy):
 
     name = "table"
 
-    def __init__(self, *, table=None, exact_margin: float = 0.0, solver=None, **kw):
+    def __init__(self, *, table=None, exact_margin: float = 0.0, **kw):
         super().__init__(**kw)
         if isinstance(exact_margin, bool) or not isinstance(exact_margin, (int, float)) or not exact_margin >= 0:
             raise ValueError(f"exact_margin={exact_margin!r}: expected a number >= 0 (0 = never solve exactly)")
         self._table = table
         self.exact_margin = float(exact_margin)
-        self._solver = solver
         self.n_exact = 0
 
     @property
@@ -170,12 +179,8 @@ class StrategyTablePolicy(Policy):
             ev = np.where(~r.fouled & np.asarray(legal, dtype=bool), r.ev, -np.inf)
             top2 = np.sort(ev)[-2:]
             if top2.size == 2 and top2[1] - top2[0] < self.exact_margin:
-                if self._solver is None:
-                    from envs.solver.exact import ExactSolver
-
-                    self._solver = ExactSolver(self.game)
                 self.n_exact += 1
-                s = best_setting(self._solver.solve(hand), house, legal)
+                s = best_setting(self.solver.solve(hand), house, legal)
         return s
 
 

@@ -45,7 +45,6 @@ from envs.rules.cache import load_or_build
 from envs.rules.game import Game
 from envs.rules.house_way_batch import house_way_round
 from envs.rules.paytables import PayTable
-from envs.rules.rank_tables import paigow_back_table
 
 Z95 = 1.959963984540054
 DEFAULT_ROUNDS = 20_000_000
@@ -171,7 +170,7 @@ def simulated_counts(game: Game, paytable: PayTable | None, rounds: int = DEFAUL
         nt = numba.config.NUMBA_NUM_THREADS
         counts = np.zeros((nt, 3, n_cols), dtype=np.int64)
         simulate_joint(game.style_id, int(seed) & ((1 << 63) - 1), int(rounds), game.rank_table, game.to_two,
-                       paigow_back_table().category, loc, counts)
+                       game.bonus_categories, loc, counts)
         return counts.sum(axis=0)
 
     counts = load_or_build("round-joint", key, build, log=log)

@@ -2,14 +2,9 @@
 
 from __future__ import annotations
 
-import numpy as np
-
 from .base import SplitHandEnv
 from .config import AsiaPokerConfig
-from .rules.asia import HIGH_POS, LOW_POS, MEDIUM_POS, N_ASIA_SETTINGS
-from .rules.categories import HandCategory
-from .rules.rank_tables import asia_high_table
-from .rules.rounds import asia_round_start, asia_settle
+from .rules.asia import N_ASIA_SETTINGS
 
 
 class AsiaPokerEnv(SplitHandEnv):
@@ -121,6 +116,10 @@ class AsiaPokerEnv(SplitHandEnv):
     the config is built; a bad value raises ``ValueError`` naming the field, the value and what
     is allowed (numpy numbers are accepted where numbers are, booleans are not numbers).
 
+    ``env.unwrapped.game`` is the :class:`envs.rules.game.Game` the config describes (house way,
+    rules options, bonus pay table; ``config.make_game()``): it deals and settles every round
+    (:class:`envs.rules.round.Round`, ``env.unwrapped.round``), and policies and solvers read it.
+
     Render modes: ``"ansi"`` returns the table as text, ``"human"`` prints it, ``"rgb_array"``
     returns a picture of the table (the seven cards, the hands as set, the dealer's hands as set,
     the result) as a ``(450, 800, 3)`` ``uint8`` array, drawn with matplotlib's Agg canvas only
@@ -140,44 +139,6 @@ class AsiaPokerEnv(SplitHandEnv):
     slot_names = ("high", "medium", "low")
     _wager_name, _bonus_name = "ante", "bonus"
     ranks_width = 3
-
-    def __init__(self, config: AsiaPokerConfig | dict | None = None, *, betting: bool = True,
-                 render_mode: str | None = None, **overrides):
-        super().__init__(config, betting=betting, render_mode=render_mode, **overrides)
-
-    def _rank_table(self, rules):
-        return asia_high_table(rules)
-
-    def _bet_levels(self):
-        return self.config.ante_levels, self.config.bonus_levels
-
-    def _limits(self):
-        return self.config.ante_max, self.config.bonus_max
-
-    def _fixed_wager(self):
-        return float(self.config.setting_ante)
-
-    def _bonus_paytable(self):
-        return self.config.bonus_paytable
-
-    def _start_round(self, seed: int) -> int:
-        return asia_round_start(seed, self._style_id, self._rank, self._to_two, self.player, self.dealers,
-                                self.ranks, self.fouled)
-
-    def _main_result(self, setting: int, fouled: bool) -> float:
-        ph, pm, pl = self.ranks[setting]
-        return asia_settle(ph, pm, pl, fouled, self.dealers, self._style_id, self._rank, self._to_two,
-                           self._dealer_settings, self._dealer_won)
-
-    def _slots(self, cards, setting: int) -> list[tuple[str, list[int]]]:
-        hand = np.asarray(cards)
-        return [(name, sorted(hand[list(pos)].tolist(), reverse=True))
-                for name, pos in (("high", HIGH_POS[setting]), ("medium", MEDIUM_POS[setting]), ("low", [LOW_POS[setting]]))]
-
-    def setting_categories(self, setting: int) -> tuple[HandCategory, HandCategory]:
-        """Categories of the high and medium hands of ``setting`` for the current cards."""
-        h, m, _ = self.ranks[setting]
-        return HandCategory(int(self._table.class_category[h])), (HandCategory.PAIR if m >= 78 else HandCategory.HIGH_CARD)
 
 
 class AsiaPokerSettingEnv(AsiaPokerEnv):

@@ -1,6 +1,8 @@
 """Shared machinery of the splitpoker environments: phases, the action layout, masks, penalties,
-rendering. Game specifics (tables, settlement, text) live in ``asia_poker.py`` and
-``pai_gow_poker.py``; rules live in :mod:`envs.rules` — ``step()`` only routes.
+observation, rendering. The env holds one :class:`~envs.rules.game.Game` (``env.game``: tables,
+house way, rules options, bonus pay table; built from the config) and one
+:class:`~envs.rules.round.Round` of it, which deals and settles the whole payoff; ``step()`` only
+routes. ``asia_poker.py`` and ``pai_gow_poker.py`` add the user manuals and the layout constants.
 """
 
 from __future__ import annotations
@@ -15,10 +17,7 @@ from gymnasium import spaces
 
 from .actions import as_action
 from .observation import OBS_SIZE, fill_observation
-from .rules.bonus import features_sorted
 from .rules.cards import format_cards
-from .rules.house_way import HouseWayStyle
-from .rules.rank_tables import paigow_back_table
 from .setting_features import FEATURES, SettingFeatures
 
 
@@ -51,6 +50,7 @@ class SplitHandEnv(gym.Env):
     config_cls: type = None  # set by subclasses
     n_settings: int = 0
     slot_names: tuple[str, ...] = ()
+    ranks_width = 0  # hands per setting
     _wager_name, _bonus_name = "wager", "bonus"
 
     def __init__(self, config=None, *, betting: bool = True, render_mode: str | None = None, **overrides):
@@ -59,7 +59,8 @@ class SplitHandEnv(gym.Env):
             raise ValueError(f"render_mode={render_mode!r}: expected one of {self.metadata['render_modes']} or None")
         self.render_mode = render_mode
         self.betting = bool(betting)
-        main_levels, bonus_levels = self._bet_levels()
+        self.game = self.config.make_game()
+        main_levels, bonus_levels = self.config.bet_levels
         self.bet_table = [(float(a), float(b)) for a in main_levels for b in bonus_levels] if self.betting else []
         self.n_bet_actions = len(self.bet_table)
         self.setting_offset = self.n_bet_actions
@@ -68,18 +69,16 @@ class SplitHandEnv(gym.Env):
         self.action_space = spaces.Discrete(n_actions)
         self.obs_size = OBS_SIZE + (self.n_settings * self.ranks_width if self.config.observe_settings else 0)
         self.setting_features_start = self.obs_size
-        self.setting_features_width = FEATURES["asia" if self.ranks_width == 3 else "paigow"]
+        self.setting_features_width = FEATURES[self.game.game]
         if self.config.setting_features:
             self.obs_size += self.n_settings * self.setting_features_width
         self.observation_space = spaces.Box(0.0, 1.0, shape=(self.obs_size,), dtype=np.float32)
-        self._main_max, self._bonus_max = self._limits()
+        self._main_max, self._bonus_max = self.config.limits
         self._n_dealers = self.config.dealer_samples
-        self.player = np.zeros(7, dtype=np.int64)
-        self.dealers = np.zeros((self._n_dealers, 7), dtype=np.int64)
-        self.ranks = np.zeros((self.n_settings, self.ranks_width), dtype=np.int64)
-        self.fouled = np.zeros(self.n_settings, dtype=np.bool_)
-        self._dealer_settings = np.zeros(self._n_dealers, dtype=np.int64)
-        self._dealer_won = np.zeros(self._n_dealers, dtype=np.int64)
+        self.round = self.game.round(self._n_dealers)
+        # the round's arrays, filled in place at every reset
+        self.player, self.dealers = self.round.player, self.round.dealers
+        self.ranks, self.fouled = self.round.ranks, self.round.fouled
         self._obs = np.zeros(self.obs_size, dtype=np.float32)
         self._mask_bet = np.zeros(n_actions, dtype=np.bool_)
         self._mask_bet[: self.n_bet_actions] = True
@@ -89,68 +88,17 @@ class SplitHandEnv(gym.Env):
         self.house_way_setting = -1
         self.last_outcome: dict[str, Any] | None = None
 
-        table = self._rank_table(self.config.rules)
-        self._table = table
-        self._rank = table.rank
-        self._to_two = table.class_to_two.astype(np.int64)
+        table = self._table = self.game.table  # the hand-rank table settings are valued with
         # observe_settings: each setting's hand values scaled to [0, 1] (rank classes, two-card 0..90, one-card 0..12)
         self._value_scale = 1.0 / np.array([table.n_classes - 1, 90, 12][: self.ranks_width], dtype=np.float32)
-        self._style_id = HouseWayStyle.parse(self.config.house_way).style_id
-        self._setting_features = SettingFeatures("asia" if self.ranks_width == 3 else "paigow", table.class_category) \
+        self._setting_features = SettingFeatures(self.game.game, table.class_category) \
             if self.config.setting_features else None
 
-    # ---- subclass hooks -------------------------------------------------------------------
-    ranks_width = 0
-
-    def _rank_table(self, rules):
-        """The hand-rank table the game's settings are valued with."""
-        raise NotImplementedError
-
-    def _bet_levels(self):
-        raise NotImplementedError
-
-    def _limits(self):
-        raise NotImplementedError
-
-    def _fixed_wager(self) -> float:
-        raise NotImplementedError
-
-    def _bonus_paytable(self):
-        raise NotImplementedError
-
-    def _start_round(self, seed: int) -> int:
-        """Deal (numba), fill ``player``, ``dealers``, ``ranks``, ``fouled``; return the house-way
-        setting of the player's cards."""
-        raise NotImplementedError
-
-    def _main_result(self, setting: int, fouled: bool) -> float:
-        """Mean main-bet result per unit against the dealer hands (numba); fills
-        ``_dealer_settings`` and ``_dealer_won``."""
-        raise NotImplementedError
-
     def _slots(self, cards, setting: int) -> list[tuple[str, list[int]]]:
-        """``(slot name, cards high to low)`` of each hand of ``setting`` of the sorted ``cards``."""
-        raise NotImplementedError
+        return self.game.slot_cards(cards, setting)
 
     def _describe(self, cards, setting: int) -> str:
         return "  ".join(f"{name} [{format_cards(hand, symbols=True)}]" for name, hand in self._slots(cards, setting))
-
-    def _settle(self, setting: int) -> dict[str, Any]:
-        fouled = bool(self.fouled[setting])
-        mean = self._main_result(setting, fouled)
-        main_chips = self.main_wager * mean
-        bonus_chips, line = 0.0, None
-        if self.bonus_wager > 0:
-            code = features_sorted(self.player, paigow_back_table().category)
-            bonus_chips, line = self._bonus_paytable().settle(code, self.bonus_wager)
-        return {
-            "setting": int(setting), "fouled": fouled, "hands_won": int(self._dealer_won[0]),
-            "main_result": float(mean), "main_chips": float(main_chips), "bonus_chips": float(bonus_chips),
-            "bonus_line": None if line is None else line.key, "net_chips": float(main_chips + bonus_chips),
-            "dealer_cards": format_cards(self.dealers[0]), "dealer_setting": int(self._dealer_settings[0]),
-            "agrees_with_house_way": int(setting) == self.house_way_setting,
-            "main_wager": self.main_wager, "bonus_wager": self.bonus_wager,
-        }
 
     # ---- gymnasium API --------------------------------------------------------------------
     def reset(self, *, seed: int | None = None, options: dict | None = None):
@@ -158,7 +106,7 @@ class SplitHandEnv(gym.Env):
         if options:
             raise ValueError(f"reset options {sorted(options)} are not supported: expected None")
         round_seed = int(self.np_random.integers(0, 2**63 - 1))
-        self.house_way_setting = int(self._start_round(round_seed))
+        self.house_way_setting = self.round.deal(round_seed)
         self._cards_text = format_cards(self.player)
         self.last_outcome = None
         if self.betting:
@@ -167,7 +115,7 @@ class SplitHandEnv(gym.Env):
             self.bonus_wager = 0.0
         else:
             self.phase = Phase.SET
-            self.main_wager = self._fixed_wager()
+            self.main_wager = self.config.fixed_wager
             self.bonus_wager = 0.0
         if self.render_mode == "human":
             self.render()
@@ -184,7 +132,7 @@ class SplitHandEnv(gym.Env):
                 self.render()
             return self._observation(), 0.0, False, False, self._info()
         setting = self.house_way_setting if action == self.house_way_action else action - self.setting_offset
-        outcome = self._settle(setting)
+        outcome = self.round.settle(setting, self.main_wager, self.bonus_wager)
         outcome["house_way_action"] = action == self.house_way_action
         self.last_outcome = outcome
         self.phase = Phase.DONE

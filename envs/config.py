@@ -20,6 +20,7 @@ from typing import Any
 
 import numpy as np
 
+from .rules.game import Game
 from .rules.house_way import HouseWayStyle
 from .rules.options import AsiaRules, PaiGowRules, dataclass_from_dict
 from .rules.paytables import PayTable, get_paytable
@@ -154,6 +155,65 @@ class _Common:
         except ValueError as e:
             raise ValueError(f"house_way: {e}") from None
 
+    # the game's field names: main wager ``{main}_min`` / ``_max`` / ``_levels``, bonus
+    # ``{bonus}_max`` / ``_levels``, the pay table and the one-step env's fixed wager
+    _game, _rules_cls = "", object
+    _main = _bonus = _paytable_field = _setting_field = ""
+
+    def __post_init__(self):
+        self._check_table()
+
+    def _check_table(self):
+        """Validate every field, in one order for both games (errors name the game's fields)."""
+        main, bonus, paytable = self._main, self._bonus, self._paytable_field
+        self._check_common()
+        self._check_house_way(self._game)
+        self._check_rules(self._rules_cls)
+        limits = _check_limits(f"{main}_min", getattr(self, f"{main}_min"), f"{main}_max", getattr(self, f"{main}_max"),
+                               f"{bonus}_max", getattr(self, f"{bonus}_max"), self.chip)
+        for name, v in zip((f"{main}_min", f"{main}_max", f"{bonus}_max", "chip"), limits, strict=True):
+            object.__setattr__(self, name, v)
+        lo, hi, bonus_max, chip = limits
+        object.__setattr__(self, paytable, _paytable(getattr(self, paytable), self._game, paytable))
+        object.__setattr__(self, f"{main}_levels",
+                           _check_levels(f"{main}_levels", getattr(self, f"{main}_levels"), lo, hi, False, chip))
+        levels = _check_levels(f"{bonus}_levels", getattr(self, f"{bonus}_levels"), chip, bonus_max, True, chip)
+        if getattr(self, paytable) is None and any(b > 0 for b in levels):
+            raise ValueError(f"{bonus}_levels offer a bonus but {paytable} is null: set a pay table or {bonus}_levels: [0]")
+        object.__setattr__(self, f"{bonus}_levels", levels)
+        setting = self._setting_field
+        object.__setattr__(self, setting, _check_levels(setting, _real(setting, getattr(self, setting)),
+                                                        lo, hi, False, chip)[0])
+
+    @property
+    def unit(self) -> float:
+        """Chips per reward unit: ``reward_unit``, or the table minimum."""
+        return float(self.reward_unit) if self.reward_unit is not None else float(getattr(self, f"{self._main}_min"))
+
+    @property
+    def bet_levels(self) -> tuple[tuple[float, ...], tuple[float, ...]]:
+        """The bet phase's (main wager levels, bonus levels)."""
+        return getattr(self, f"{self._main}_levels"), getattr(self, f"{self._bonus}_levels")
+
+    @property
+    def limits(self) -> tuple[float, float]:
+        """The table's (main wager maximum, bonus maximum)."""
+        return getattr(self, f"{self._main}_max"), getattr(self, f"{self._bonus}_max")
+
+    @property
+    def fixed_wager(self) -> float:
+        """The main wager of the one-step setting env."""
+        return float(getattr(self, self._setting_field))
+
+    @property
+    def paytable(self) -> PayTable | None:
+        """The bonus pay table (Asia ``bonus_paytable``, Pai Gow ``fortune_paytable``), or None."""
+        return getattr(self, self._paytable_field)
+
+    def make_game(self) -> Game:
+        """The :class:`envs.rules.game.Game` this table plays: game, house way, rules, pay table."""
+        return Game(self._game, self.house_way, self.rules, self.paytable)
+
     @classmethod
     def from_dict(cls, data: dict[str, Any] | None):
         return dataclass_from_dict(cls, data, "field(s)")
@@ -235,26 +295,8 @@ class AsiaPokerConfig(_Common):
     chip: float = 5.0
     setting_ante: float = 5.0
 
-    def __post_init__(self):
-        self._check_common()
-        self._check_house_way("asia")
-        self._check_rules(AsiaRules)
-        lo, hi, bonus_max, chip = _check_limits("ante_min", self.ante_min, "ante_max", self.ante_max,
-                                                "bonus_max", self.bonus_max, self.chip)
-        for name, v in (("ante_min", lo), ("ante_max", hi), ("bonus_max", bonus_max), ("chip", chip)):
-            object.__setattr__(self, name, v)
-        object.__setattr__(self, "bonus_paytable", _paytable(self.bonus_paytable, "asia", "bonus_paytable"))
-        object.__setattr__(self, "ante_levels", _check_levels("ante_levels", self.ante_levels, self.ante_min, self.ante_max, False, self.chip))
-        bonus_levels = _check_levels("bonus_levels", self.bonus_levels, self.chip, self.bonus_max, True, self.chip)
-        if self.bonus_paytable is None and any(b > 0 for b in bonus_levels):
-            raise ValueError("bonus_levels offer a bonus but bonus_paytable is null: set a pay table or bonus_levels: [0]")
-        object.__setattr__(self, "bonus_levels", bonus_levels)
-        object.__setattr__(self, "setting_ante", _check_levels("setting_ante", _real("setting_ante", self.setting_ante),
-                                                               self.ante_min, self.ante_max, False, self.chip)[0])
-
-    @property
-    def unit(self) -> float:
-        return float(self.reward_unit) if self.reward_unit is not None else float(self.ante_min)
+    _game, _rules_cls = "asia", AsiaRules
+    _main, _bonus, _paytable_field, _setting_field = "ante", "bonus", "bonus_paytable", "setting_ante"
 
 
 @dataclass(frozen=True)
@@ -285,23 +327,5 @@ class PaiGowPokerConfig(_Common):
     chip: float = 1.0
     setting_wager: float = 5.0
 
-    def __post_init__(self):
-        self._check_common()
-        self._check_house_way("paigow")
-        self._check_rules(PaiGowRules)
-        lo, hi, fortune_max, chip = _check_limits("wager_min", self.wager_min, "wager_max", self.wager_max,
-                                                  "fortune_max", self.fortune_max, self.chip)
-        for name, v in (("wager_min", lo), ("wager_max", hi), ("fortune_max", fortune_max), ("chip", chip)):
-            object.__setattr__(self, name, v)
-        object.__setattr__(self, "fortune_paytable", _paytable(self.fortune_paytable, "paigow", "fortune_paytable"))
-        object.__setattr__(self, "wager_levels", _check_levels("wager_levels", self.wager_levels, self.wager_min, self.wager_max, False, self.chip))
-        levels = _check_levels("fortune_levels", self.fortune_levels, self.chip, self.fortune_max, True, self.chip)
-        if self.fortune_paytable is None and any(b > 0 for b in levels):
-            raise ValueError("fortune_levels offer a bonus but fortune_paytable is null: set a pay table or fortune_levels: [0]")
-        object.__setattr__(self, "fortune_levels", levels)
-        object.__setattr__(self, "setting_wager", _check_levels("setting_wager", _real("setting_wager", self.setting_wager),
-                                                                self.wager_min, self.wager_max, False, self.chip)[0])
-
-    @property
-    def unit(self) -> float:
-        return float(self.reward_unit) if self.reward_unit is not None else float(self.wager_min)
+    _game, _rules_cls = "paigow", PaiGowRules
+    _main, _bonus, _paytable_field, _setting_field = "wager", "fortune", "fortune_paytable", "setting_wager"

@@ -2,13 +2,9 @@
 
 from __future__ import annotations
 
-import numpy as np
-
 from .base import SplitHandEnv
 from .config import PaiGowPokerConfig
-from .rules.paigow import BACK_POS, FRONT_POS, N_PAIGOW_SETTINGS
-from .rules.rank_tables import paigow_back_table
-from .rules.rounds import paigow_round_start, paigow_settle
+from .rules.paigow import N_PAIGOW_SETTINGS
 
 
 class PaiGowPokerEnv(SplitHandEnv):
@@ -58,7 +54,9 @@ class PaiGowPokerEnv(SplitHandEnv):
     ``gym.make("splitpoker/PaiGowPoker-v0", config=PaiGowPokerConfig(...) | dict | None,
     render_mode=None | "ansi" | "human" | "rgb_array", **fields)``; every
     :class:`envs.config.PaiGowPokerConfig` field as a keyword, validated as in Asia Poker;
-    ``rgb_array`` shows the back and front hands.
+    ``rgb_array`` shows the back and front hands. ``env.unwrapped.game`` is the
+    :class:`envs.rules.game.Game` that deals and settles every round (rules options, commission,
+    Fortune pay table), as in Asia Poker.
 
     ## Version History
     * v0: initial release.
@@ -72,39 +70,6 @@ class PaiGowPokerEnv(SplitHandEnv):
     slot_names = ("back", "front")
     _wager_name, _bonus_name = "wager", "Fortune"
     ranks_width = 2
-
-    def __init__(self, config: PaiGowPokerConfig | dict | None = None, *, betting: bool = True,
-                 render_mode: str | None = None, **overrides):
-        super().__init__(config, betting=betting, render_mode=render_mode, **overrides)
-
-    def _rank_table(self, rules):
-        return paigow_back_table(rules)
-
-    def _bet_levels(self):
-        return self.config.wager_levels, self.config.fortune_levels
-
-    def _limits(self):
-        return self.config.wager_max, self.config.fortune_max
-
-    def _fixed_wager(self):
-        return float(self.config.setting_wager)
-
-    def _bonus_paytable(self):
-        return self.config.fortune_paytable
-
-    def _start_round(self, seed: int) -> int:
-        return paigow_round_start(seed, self._style_id, self._rank, self._to_two, self.player, self.dealers,
-                                  self.ranks, self.fouled)
-
-    def _main_result(self, setting: int, fouled: bool) -> float:
-        pb, pf = self.ranks[setting]
-        return paigow_settle(pb, pf, fouled, self.dealers, self._style_id, self._rank, self._to_two,
-                             self.config.rules.commission, self._dealer_settings, self._dealer_won)
-
-    def _slots(self, cards, setting: int) -> list[tuple[str, list[int]]]:
-        hand = np.asarray(cards)
-        return [("back", sorted(hand[BACK_POS[setting]].tolist(), reverse=True)),
-                ("front", sorted(hand[FRONT_POS[setting]].tolist(), reverse=True))]
 
 
 class PaiGowPokerSettingEnv(PaiGowPokerEnv):

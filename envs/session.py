@@ -85,6 +85,7 @@ class SplitHandSessionEnv(gym.Env):
         round_config = self.config_cls.from_dict({**table.to_dict(), "mask_fouls": False, "invalid_action": "raise",
                                                   "dealer_samples": 1, "allow_house_way_action": False})
         self.round = self.round_cls(round_config)
+        self.game = self.round.game  # the Game the rounds are played and settled with
         self.config = table
         self.unit = float(table.unit)
         self.bet_table = list(self.round.bet_table)
@@ -269,11 +270,9 @@ def _optimal_setter(round_env):
     """The exact-optimal setting of the player's cards (ties: the house way, else the lowest
     index), from the exact solver (:mod:`envs.solver`), imported lazily: it needs the 617 MB
     dealer table, built or loaded on first use."""
-    from envs.rules.game import Game
     from envs.solver.exact import ExactSolver
 
-    cfg = round_env.config
-    solver = ExactSolver(Game("asia" if isinstance(cfg, AsiaPokerConfig) else "paigow", cfg.house_way, cfg.rules))
+    solver = ExactSolver(round_env.game)
 
     def setter(cards: np.ndarray) -> int:
         return solver.solve(cards).best(prefer=round_env.house_way_setting)

@@ -21,7 +21,6 @@ from . import vector_kernels as K
 from .asia_poker import AsiaPokerEnv, AsiaPokerSettingEnv
 from .base import Phase, SplitHandEnv
 from .pai_gow_poker import PaiGowPokerEnv, PaiGowPokerSettingEnv
-from .rules.rank_tables import paigow_back_table
 from .seed_stream import generator_from_state, states_from_generators
 
 _MODES = {AutoresetMode.NEXT_STEP: K.NEXT_STEP, AutoresetMode.SAME_STEP: K.SAME_STEP, AutoresetMode.DISABLED: K.DISABLED}
@@ -152,7 +151,7 @@ class SplitHandVectorEnv(VectorEnv):
         self.house_way_action = proto.house_way_action
         self.bet_table = proto.bet_table
         self._asia = isinstance(proto, AsiaPokerEnv)
-        table = proto._bonus_paytable()
+        table = proto.game.bonus_paytable
         self._paytable = table
         self._line_of_code = table.line_of_code if table is not None else np.full(1, -1, np.int8)
         self._line_odds = np.array([ln.odds for ln in table.lines], dtype=np.float64) if table is not None else np.zeros(1)
@@ -258,13 +257,13 @@ class SplitHandVectorEnv(VectorEnv):
         if game is None:
             p = self._proto
             cfg = self.config
-            game = (bool(self._asia), np.int64(p._style_id), p._rank, p._to_two,
+            game = (bool(self._asia), np.int64(p.game.style_id), p.game.rank_table, p.game.to_two,
                     float(cfg.rules.commission) if not self._asia else 0.0, bool(p.betting),
-                    float(p._fixed_wager()) if not p.betting else 0.0, self._bet_main, self._bet_bonus,
+                    float(p.config.fixed_wager) if not p.betting else 0.0, self._bet_main, self._bet_bonus,
                     np.int64(p.n_bet_actions), np.int64(p.setting_offset), np.int64(p.n_settings),
                     np.int64(-1 if p.house_way_action is None else p.house_way_action), bool(cfg.mask_fouls),
                     bool(cfg.observe_settings), p._value_scale, float(p._main_max), float(p._bonus_max or 0.0),
-                    float(cfg.unit), float(cfg.invalid_action_penalty), paigow_back_table().category,
+                    float(cfg.unit), float(cfg.invalid_action_penalty), p.game.bonus_categories,
                     self._line_of_code, self._line_odds, float(self._max_payout), np.int64(self._mode))
             assert len(game) == len(K.GAME_FIELDS)
             self._game_tuple = game

@@ -70,13 +70,10 @@ def build(args):
 
 def distribution(env, args):
     from agents.round_distribution import house_way_distribution, optimal_distribution
-    from envs.config import AsiaPokerConfig
-    from envs.rules.game import Game
 
     u = env.unwrapped
-    cfg = u.config
-    game = Game("asia" if isinstance(cfg, AsiaPokerConfig) else "paigow", cfg.house_way, cfg.rules)
-    paytable = cfg.bonus_paytable if game.game == "asia" else cfg.fortune_paytable
+    game = u.game
+    paytable = game.bonus_paytable
     dist = house_way_distribution(game, paytable, args.rounds, 0, log=lambda m: print(m, file=sys.stderr))
     if u.setting == "optimal":
         if not args.sample:

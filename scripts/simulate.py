@@ -25,7 +25,6 @@ if __name__ == "__main__":
 
 
 from agents import cli
-from envs.rules.house_way_check import simulate
 
 MAX_ROUNDS = 10_000_000_000
 CHUNK = 100_000  # rounds per numba call: Ctrl-C is seen between chunks
@@ -56,7 +55,7 @@ def run(args) -> int:
 
     with tqdm(total=args.rounds, unit="round", unit_scale=True, desc=game.style.value, disable=None,
               file=sys.stderr, leave=False) as bar:
-        rep = simulate(game, args.rounds, args.seed, progress=bar.update, chunk=CHUNK)
+        rep = game.simulate(args.rounds, args.seed, progress=bar.update, chunk=CHUNK)
     if args.json:
         print(cli.dumps(rep))
     else:

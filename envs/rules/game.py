@@ -1,5 +1,12 @@
-"""``Game``: one game (Asia Poker or Pai Gow Poker) with its rules options and the dealer's house
-way — the validated Python facade the scripts, agents and solvers share.
+"""``Game``: one game (Asia Poker or Pai Gow Poker) with its rules options, the dealer's house
+way and the bonus pay table — the validated owner of a round's whole payoff that the environments,
+scripts, agents and solvers share.
+
+A ``Game`` holds the hand-rank tables, the house-way style, the rules options and the bonus pay
+table, and settles with them: the main wager against the dealer's house way (the numba kernels of
+:mod:`envs.rules.rounds`) and the bonus on the player's seven cards. One round's state (the deal,
+the player's settings, the dealer hands) lives in a :class:`~envs.rules.round.Round` made by
+:meth:`Game.round`; a batch of rounds (house way against house way) is :meth:`Game.simulate`.
 
 Example::
 
@@ -7,24 +14,73 @@ Example::
     hand = g.hand("Qh Th 8h 3h Kd 5d Tc")
     g.house_way(hand)                       # HouseWayResult(setting=..., rule=...)
     mean, stderr = g.monte_carlo(hand, 20_000, seed=1)
+    g.settle_bonus(hand, 5.0)               # (-5.0, None): a pair pays no line of seed-000
+
+The bonus is paid on the best line five of the seven cards make, classified with the five-card
+category table of Pai Gow's back hand (:data:`Game.bonus_categories`). That table is the same for
+every rules option (the options reorder hands *within* a category, e.g. where A-2-3-4-5 ranks
+among straights, never move a hand to another category), so a bonus is the same under every
+option and the pay tables' exhaustive counts hold for all of them.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from .asia import AsiaPoker
+from .asia import HIGH_POS, LOW_POS, MEDIUM_POS, AsiaPoker
+from .bonus import features_sorted
 from .house_way import HouseWayResult, HouseWayStyle, house_way_setting
 from .monte_carlo import asia_finish, asia_setting_sums, paigow_finish, paigow_setting_sums
 from .options import AsiaRules, PaiGowRules
-from .paigow import PaiGowPoker
+from .paigow import BACK_POS, FRONT_POS, PaiGowPoker
+from .paytables import PayLine, PayTable, get_paytable
+from .rank_tables import paigow_back_table
+from .round import Round
+from .rounds import asia_round_start, asia_settle, paigow_round_start, paigow_settle
 
 GAMES = ("asia", "paigow")
 DEFAULT_STYLE = {"asia": "asia-000", "paigow": "paigow-igw"}
+DEFAULT_PAYTABLE = {"asia": "seed-000", "paigow": "fortune"}
+_DEFAULT = object()
+
+
+def _bonus_paytable(game: str, table) -> PayTable | None:
+    """The bonus pay table of ``game``: a :class:`PayTable`, a built-in name or None (no bonus)."""
+    if table is None:
+        return None
+    if isinstance(table, str):
+        table = get_paytable(table)
+    if not isinstance(table, PayTable):
+        raise ValueError(f"bonus_paytable={table!r} ({type(table).__name__}): expected a PayTable, a pay table "
+                         f"name or None")
+    if table.game != game or table.kind != "odds":
+        raise ValueError(f"bonus_paytable {table.name!r} is a {table.game}/{table.kind} table: "
+                         f"expected a {game} odds table")
+    return table
+
+
+def slot_cards(game: str, cards, setting: int) -> list[tuple[str, list[int]]]:
+    """``(slot name, cards high to low)`` of each hand of setting ``setting`` of the sorted seven
+    ``cards`` of ``game`` (``"asia"``: high, medium, low; ``"paigow"``: back, front)."""
+    hand = np.asarray(cards)
+    if game == "asia":
+        named = (("high", HIGH_POS[setting]), ("medium", MEDIUM_POS[setting]), ("low", [LOW_POS[setting]]))
+    else:
+        named = (("back", BACK_POS[setting]), ("front", FRONT_POS[setting]))
+    return [(name, sorted(hand[list(pos)].tolist(), reverse=True)) for name, pos in named]
 
 
 class Game:
-    def __init__(self, game: str, style: str | None = None, rules: AsiaRules | PaiGowRules | None = None):
+    """One game under one set of rules options, house-way style and bonus pay table.
+
+    Arguments: ``game`` (``"asia"`` or ``"paigow"``), ``style`` (house-way name, default
+    ``asia-000`` / ``paigow-igw``), ``rules`` (:class:`AsiaRules` / :class:`PaiGowRules`, default
+    the game's defaults), ``bonus_paytable`` (a :class:`PayTable` of the game, a built-in name, or
+    None for a table without a bonus; default ``seed-000`` / ``fortune``).
+    """
+
+    def __init__(self, game: str, style: str | None = None, rules: AsiaRules | PaiGowRules | None = None,
+                 bonus_paytable: PayTable | str | None = _DEFAULT):
         if game not in GAMES:
             raise ValueError(f"unknown game {game!r}: expected one of {GAMES}")
         self.game = game
@@ -44,11 +100,69 @@ class Game:
             self.to_two = self.engine.back_to_two
             self.slots = ("back", "front")
         self.rules = self.engine.rules
+        self.table = self.engine.table  # the hand-rank table settings are valued with
         self.n_settings = self.engine.n_settings
         self.style_id = self.style.style_id
+        self.commission = float(getattr(self.rules, "commission", 0.0))
+        self.bonus_paytable = _bonus_paytable(game, DEFAULT_PAYTABLE[game] if bonus_paytable is _DEFAULT
+                                              else bonus_paytable)
+        #: five-card category per colex index, the bonus classification (the same for every option)
+        self.bonus_categories = paigow_back_table().category
 
     def __repr__(self) -> str:
-        return f"Game({self.game!r}, {self.style.value!r}, {self.rules!r})"
+        table = None if self.bonus_paytable is None else self.bonus_paytable.name
+        return f"Game({self.game!r}, {self.style.value!r}, {self.rules!r}, bonus_paytable={table!r})"
+
+    # ---- one round ------------------------------------------------------------------------
+    def round(self, n_dealers: int = 1) -> Round:
+        """A :class:`Round` of this game against ``n_dealers`` dealer hands (1 is the real game)."""
+        return Round(self, n_dealers)
+
+    def start_round(self, seed: int, player, dealers, ranks, fouled) -> int:
+        """Deal round ``seed`` into ``player[7]`` and ``dealers[n, 7]`` (sorted), value every
+        setting of the player's cards into ``ranks`` and ``fouled``; returns the house-way setting
+        of the player's cards (numba)."""
+        start = asia_round_start if self.game == "asia" else paigow_round_start
+        return int(start(seed, self.style_id, self.rank_table, self.to_two, player, dealers, ranks, fouled))
+
+    def main_result(self, values, fouled: bool, dealers, dealer_settings, dealer_won) -> float:
+        """Mean main result per unit wagered of a setting with hand ``values`` (a row of
+        ``ranks``) against every dealer hand set by the house way (-1 if ``fouled``); fills
+        ``dealer_settings`` and ``dealer_won`` per dealer hand (numba)."""
+        if self.game == "asia":
+            ph, pm, pl = values
+            return float(asia_settle(ph, pm, pl, fouled, dealers, self.style_id, self.rank_table, self.to_two,
+                                     dealer_settings, dealer_won))
+        pb, pf = values
+        return float(paigow_settle(pb, pf, fouled, dealers, self.style_id, self.rank_table, self.to_two,
+                                   self.commission, dealer_settings, dealer_won))
+
+    def bonus_code(self, cards) -> int:
+        """The seven-card feature code (:mod:`envs.rules.bonus`) of ``cards`` (any order)."""
+        return int(features_sorted(np.sort(self.hand(cards)), self.bonus_categories))
+
+    def settle_bonus(self, cards, wager: float) -> tuple[float, PayLine | None]:
+        """Net chips of a bonus ``wager`` on the seven ``cards`` (paid regardless of the main
+        result, seed 000) and the paying line: odds x wager capped at the table's maximum payout,
+        ``-wager`` if no line pays, 0 for no wager."""
+        if wager > 0 and self.bonus_paytable is None:
+            raise ValueError(f"bonus wager {wager!r} on {self!r}, which has no bonus pay table: expected 0")
+        if self.bonus_paytable is None:
+            return 0.0, None
+        return self.bonus_paytable.settle(self.bonus_code(cards), wager)
+
+    def slot_cards(self, cards, setting: int) -> list[tuple[str, list[int]]]:
+        """``(slot name, cards high to low)`` of each hand of ``setting`` of the sorted ``cards``."""
+        return slot_cards(self.game, cards, setting)
+
+    # ---- a batch of rounds ----------------------------------------------------------------
+    def simulate(self, n_rounds: int, seed: int = 0, progress=None, chunk: int = 2_000_000) -> dict:
+        """House way (player) against house way (dealer) over ``n_rounds`` dealt rounds: rates,
+        edge and its 95% CI (:func:`envs.rules.house_way_check.simulate`, the kernel of
+        ``scripts/simulate.py``)."""
+        from .house_way_check import simulate
+
+        return simulate(self, n_rounds, seed, progress=progress, chunk=chunk)
 
     def hand(self, cards) -> np.ndarray:
         return self.engine.hand(cards)

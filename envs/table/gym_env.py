@@ -147,11 +147,9 @@ class TableEnv(gym.Env):
     def _table_view(self):
         """The learner's view for ``rgb_array`` (:class:`envs.render.TableView`): its cards, its
         setting and the dealer's once settled, its result and the other seats' Envy."""
-        from ..asia_poker import AsiaPokerEnv
-        from ..pai_gow_poker import PaiGowPokerEnv
         from ..render import TableView
+        from ..rules.game import slot_cards
 
-        slots = (AsiaPokerEnv if self.game == "asia" else PaiGowPokerEnv)._slots  # uses no env state
         t = self.seats.table
         bet = t.bets.get(self.seat)
         wager = "" if not bet else (f"wager ${bet[0]:g}" + (f"  bonus ${bet[1]:g}" if bet[1] else "") + ("  + Envy" if bet[2] else ""))
@@ -165,8 +163,8 @@ class TableEnv(gym.Env):
         if result is None:
             view.result = [f"set the cards: {int(self.action_masks().sum())} legal actions"]
             return view
-        view.rows.append(("you set", slots(self, t.hands[self.seat], result.setting), "FOULED" if result.fouled else ""))
-        view.rows.append(("dealer", slots(self, t.hands[0], t.result.dealer_setting), ""))
+        view.rows.append(("you set", slot_cards(self.game, t.hands[self.seat], result.setting), "FOULED" if result.fouled else ""))
+        view.rows.append(("dealer", slot_cards(self.game, t.hands[0], t.result.dealer_setting), ""))
         view.result = [f"{'FOULED' if result.fouled else f'won {result.hands_won} hands'}   net {result.net:+g} chips",
                        f"main {result.main:+g}, bonus {result.bonus:+g}" + (f" ({result.bonus_line})" if result.bonus_line else "")
                        + (f", Envy {result.envy_chips:+g} from {result.envy_hands} hand(s)" if result.envy else "")]
