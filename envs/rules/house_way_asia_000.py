@@ -28,131 +28,43 @@ the High hand, then the lowest setting index.
 
 from __future__ import annotations
 
-from enum import IntEnum
-from itertools import combinations
-
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from .asia import (
-    HIGH_POS,
-    LOW_POS,
-    MEDIUM_POS,
     TWO_TO_ONE,
     AsiaPoker,
     AsiaSetting,
     asia_is_fouled,
     asia_setting_ranks,
 )
-from .cards import JOKER
 from .combinatorics import colex4
 from .hand_eval import one_card_value, two_card_value
 from .house_way_common import (
     ACE,
+    FOUR_OF_SEVEN,
     JACK,
     KING,
     QUEEN,
+    SCRATCH_SIZE,
     SIX,
     TEN,
     asia_best_unfouled,
     asia_index,
-    rank_of,
+    best_suits_asia_000,
+    group_hand,
+    may_make_straight_or_flush,
+    n_high,
 )
+from .house_way_rule_ids import ASIA_000_RULES, N_ASIA_000_RULES, Asia000Rule
+from .house_way_straights import is_straight_or_flush
 
-_RULE_TABLE = (  # (enum name, human name); the position is the rule id
-    ("NO_PAIR", "no pair"),
-    ("ONE_PAIR_SPLIT", "one pair: High pair split between Medium and High"),
-    ("ONE_PAIR_IN_HIGH", "one pair: pair in High"),
-    ("TWO_PAIRS", "two pairs: split between High and Medium"),
-    ("TWO_PAIRS_ACES_KINGS", "two pairs: A/K exception (A/K pair split Medium/Low)"),
-    ("THREE_PAIRS_ACES_KINGS", "three pairs: A/K pair and Low/Medium singleton"),
-    ("THREE_PAIRS_LOW_SINGLETON", "three pairs: Low/Medium singleton (lowest pair Medium, D8)"),
-    ("THREE_PAIRS_HIGH_SINGLETON", "three pairs: High singleton in Low"),
-    ("TRIPS_2_TO_10", "three of a kind: 2s-10s"),
-    ("TRIPS_JACKS_NO_HIGH", "three of a kind: Jacks, no High card"),
-    ("TRIPS_JACKS_ONE_HIGH", "three of a kind: Jacks, one High card"),
-    ("TRIPS_JACKS_TWO_HIGH", "three of a kind: Jacks, two High cards (as 2s-10s)"),
-    ("TRIPS_JACKS_THREE_HIGH", "three of a kind: Jacks, three High cards (as 2s-10s, D10)"),
-    ("TRIPS_Q_TO_A_ONE_OR_TWO_HIGH", "three of a kind: Qs-As, one or two High cards"),
-    ("TRIPS_Q_TO_A_NO_HIGH", "three of a kind: Qs-As, no High card (pair in High, D10)"),
-    ("TRIPS_Q_TO_A_THREE_HIGH", "three of a kind: Qs-As, three High cards (as 2s-10s, D10)"),
-    ("TRIPS_TWICE", "three of a kind twice"),
-    ("TRIPS_TWO_PAIRS_NO_HIGH_PAIR", "three of a kind & two pairs: no High pair"),
-    ("TRIPS_TWO_PAIRS_HIGH_PAIR", "three of a kind & two pairs: High pair"),
-    ("FULL_HOUSE_HIGH_PAIR", "full house: High pair"),
-    ("FULL_HOUSE_HIGH_TRIPS", "full house: High trips"),
-    ("FULL_HOUSE_HIGH_TRIPS_HIGHER_SINGLETON", "full house: High trips, higher singleton Low"),
-    ("FULL_HOUSE_NEITHER_HIGH", "full house: neither High trips nor High pair"),
-    ("STRAIGHT_FLUSH_PAIR_IN_MEDIUM", "straight/flush: pair in Medium"),
-    ("STRAIGHT_FLUSH_HIGH_CARDS", "straight/flush: High cards in Medium and Low"),
-    ("QUADS_LOW_WITH_ACE", "four of a kind: Low quads, two High cards incl. an Ace"),
-    ("QUADS_ACES_KINGS_NO_HIGH", "four of a kind: Aces/Kings, no High singleton"),
-    ("QUADS_SPLIT", "four of a kind: pair in Medium and High"),
-    ("QUADS_PAIR_ACES_KINGS", "four of a kind & a pair: Aces/Kings"),
-    ("QUADS_PAIR", "four of a kind & a pair"),
-    ("QUADS_TRIPS_SPLIT", "four of a kind & three of a kind: Qs+ with Low/Medium trips"),
-    ("QUADS_TRIPS", "four of a kind & three of a kind"),
-    ("FIVE_ACES", "five aces"),
-    ("FALLBACK", "fallback: best unfouled setting"),
-)
-Asia000Rule = IntEnum("Asia000Rule", [(name, i) for i, (name, _) in enumerate(_RULE_TABLE)],
-                      module=__name__)
-Asia000Rule.__doc__ = "Rule ids of :func:`house_way_asia_000_with_rule`, one per rule and branch."
-ASIA_000_RULES: tuple[str, ...] = tuple(text for _, text in _RULE_TABLE)
-N_RULES = len(_RULE_TABLE)
+N_RULES = N_ASIA_000_RULES
 R = Asia000Rule  # numba reads IntEnum members as integer constants
-
-# The 35 ways to pick four of seven positions: columns 0-3 the four, 4-6 the other three.
-FOUR_OF_SEVEN = np.array([list(h) + [p for p in range(7) if p not in h]
-                          for h in combinations(range(7), 4)], dtype=np.int64)
-FOUR_OF_SEVEN.setflags(write=False)
-POPCOUNT4 = np.array([bin(i).count("1") for i in range(16)], dtype=np.int64)
-POPCOUNT4.setflags(write=False)
-SCRATCH_SIZE = 14  # length of each of the four scratch arrays (ranks, group rank/start/count)
 
 
 # ---------------------------------------------------------------------------------------------
 # shared pieces
-
-
-@njit(cache=True)
-def group_hand(hand, rk, gr, gs, gc):
-    """Rank groups of ``hand``; returns their number. ``rk[i]`` is card i's rank (joker = ace,
-    D1); groups ``k = 0..n-1`` are ordered by size, then rank, descending: rank ``gr[k]``, first
-    position ``gs[k]`` (its cards are positions ``gs[k] .. gs[k] + gc[k] - 1``), size ``gc[k]``.
-    ``gc[n..6]`` are zeroed. Entries 7..13 are scratch."""
-    n = 0
-    for i in range(7):
-        r = rank_of(hand[i])
-        rk[i] = r
-        if i > 0 and r == rk[i - 1]:
-            gc[6 + n] += 1
-        else:
-            gr[7 + n] = r
-            gs[7 + n] = i
-            gc[7 + n] = 1
-            n += 1
-    k = 0
-    for size in range(5, 0, -1):
-        for j in range(n - 1, -1, -1):
-            if gc[7 + j] == size:
-                gr[k] = gr[7 + j]
-                gs[k] = gs[7 + j]
-                gc[k] = size
-                k += 1
-    for j in range(n, 7):
-        gc[j] = 0
-    return n
-
-
-@njit(cache=True, inline="always")
-def n_high(gr, first, n):
-    """Number of High cards (J-A; the joker is an ace) among groups ``first .. n-1``."""
-    count = 0
-    for k in range(first, n):
-        if gr[k] >= JACK:
-            count += 1
-    return count
 
 
 @njit(cache=True, inline="always")
@@ -160,24 +72,6 @@ def low_medium_key(hr, mr, lr):
     """D3 "maximizing the Low and Medium Hands": Medium top card (a pair above every card), then
     Low card, then the whole Medium hand, then the High hand; larger is better."""
     return ((TWO_TO_ONE[mr] * 13 + lr) * 91 + mr) * 4096 + hr
-
-
-@njit(cache=True, inline="always")
-def is_straight_or_flush(a, b, c, d):
-    """True iff the four cards (ascending, joker last) rank as a straight, flush or straight flush;
-    the joker completes any of them (seed 000: "The Joker is a wild card that can be used as an
-    Ace or to complete a straight, a flush, or a straight flush")."""
-    ra, rb, rc = a >> 2, b >> 2, c >> 2
-    if ra == rb or rb == rc:
-        return False
-    if d == JOKER:
-        suited = (a & 3) == (b & 3) and (b & 3) == (c & 3)
-        return suited or rc - ra <= 3 or (rc == ACE and rb <= 2)
-    rd = d >> 2
-    if rc == rd:
-        return False
-    suited = (a & 3) == (b & 3) and (b & 3) == (c & 3) and (c & 3) == (d & 3)
-    return suited or rd - ra == 3 or (rd == ACE and rc == 2)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -359,30 +253,7 @@ def straight_or_flush(hand, rk, high_rank):
     card Low) or two High cards (1st and 3rd highest Medium, 2nd Low). Best candidate by D3
     (D13); "Otherwise" includes the One Pair rule.
     Returns ``(-1, -1)`` when no candidate qualifies ("Otherwise")."""
-    # Cheap prefilter: four of a suit, or four ranks in a four-rank window (the joker fills one).
-    joker = 1 if hand[6] == JOKER else 0
-    mask = 0
-    s0 = s1 = s2 = s3 = 0
-    for i in range(7 - joker):
-        c = hand[i]
-        mask |= 1 << (c >> 2)
-        su = c & 3
-        if su == 0:
-            s0 += 1
-        elif su == 1:
-            s1 += 1
-        elif su == 2:
-            s2 += 1
-        else:
-            s3 += 1
-    possible = max(max(s0, s1), max(s2, s3)) + joker >= 4
-    if not possible:
-        wide = (mask << 1) | ((mask >> ACE) & 1)  # bit 0: ace low, bits 1..13: deuce..ace
-        for t in range(11):
-            if POPCOUNT4[(wide >> t) & 15] + joker >= 4:
-                possible = True
-                break
-    if not possible:
+    if not may_make_straight_or_flush(hand, 4):
         return -1, -1
     best, best_key, best_rule = -1, -1, -1
     for row in range(35):
@@ -500,36 +371,8 @@ def house_way_asia_000_core(hand, high_rank, high_to_two, rk, gr, gs, gc):
     else:
         s, rule = five_aces(gs)
     if s >= 0:
-        s = best_suits(hand, s, rk, high_rank)
+        s = best_suits_asia_000(hand, s, rk, high_rank)
     return checked(hand, s, rule, high_rank, high_to_two)
-
-
-@njit(cache=True)
-def best_suits(hand, s, rk, high_rank):
-    """D2: swap one High-hand card with an equal-rank Medium/Low card if that makes the High hand
-    strictly better (a suit completing a flush); Medium and Low values cannot change. Of equal-rank
-    Medium/Low cards the lower card integer then goes Low. The best swap wins, ties to the lowest
-    setting index; no improving swap keeps ``s``."""
-    best = s
-    best_hr = asia_setting_ranks(hand, s, high_rank)[0]
-    for i in range(4):
-        h = HIGH_POS[s, i]
-        for j in range(3):
-            o = LOW_POS[s] if j == 2 else MEDIUM_POS[s, j]
-            if rk[h] != rk[o]:
-                continue
-            low = h if j == 2 else LOW_POS[s]
-            ma = h if j == 0 else MEDIUM_POS[s, 0]
-            mb = h if j == 1 else MEDIUM_POS[s, 1]
-            if rk[ma] == rk[low] and ma < low:  # equal ranks: the lower card Low (D2)
-                low, ma = ma, low
-            if rk[mb] == rk[low] and mb < low:
-                low, mb = mb, low
-            s2 = asia_index(low, ma, mb)
-            hr = asia_setting_ranks(hand, s2, high_rank)[0]
-            if hr > best_hr or (hr == best_hr and best != s and s2 < best):
-                best, best_hr = s2, hr
-    return best
 
 
 @njit(cache=True)
@@ -562,42 +405,6 @@ def house_way_asia_000(hand, high_rank, high_to_two):
     return house_way_asia_000_with_rule(hand, high_rank, high_to_two)[0]
 
 
-@njit(cache=True)
-def house_way_asia_000_batch(hands, high_rank, high_to_two, out):
-    """House way of every row of ``hands`` (int64[N, 7], each sorted) into ``out[N]``.
-    Single-threaded; allocates four scratch arrays in all."""
-    rk = np.empty(SCRATCH_SIZE, dtype=np.int64)
-    gr = np.empty(SCRATCH_SIZE, dtype=np.int64)
-    gs = np.empty(SCRATCH_SIZE, dtype=np.int64)
-    gc = np.empty(SCRATCH_SIZE, dtype=np.int64)
-    for i in range(hands.shape[0]):
-        out[i] = house_way_asia_000_core(hands[i], high_rank, high_to_two, rk, gr, gs, gc)[0]
-
-
-@njit(cache=True)
-def house_way_asia_000_batch_with_rules(hands, high_rank, high_to_two, out, rules_out):
-    """:func:`house_way_asia_000_batch` that also writes each hand's rule id to ``rules_out``."""
-    rk = np.empty(SCRATCH_SIZE, dtype=np.int64)
-    gr = np.empty(SCRATCH_SIZE, dtype=np.int64)
-    gs = np.empty(SCRATCH_SIZE, dtype=np.int64)
-    gc = np.empty(SCRATCH_SIZE, dtype=np.int64)
-    for i in range(hands.shape[0]):
-        s, rule = house_way_asia_000_core(hands[i], high_rank, high_to_two, rk, gr, gs, gc)
-        out[i] = s
-        rules_out[i] = rule
-
-
-@njit(cache=True, parallel=True)
-def house_way_asia_000_batch_parallel(hands, high_rank, high_to_two, out, rules_out, n_chunks):
-    """:func:`house_way_asia_000_batch_with_rules` split into ``n_chunks`` parallel chunks."""
-    n = hands.shape[0]
-    for chunk in prange(n_chunks):
-        lo = n * chunk // n_chunks
-        hi = n * (chunk + 1) // n_chunks
-        house_way_asia_000_batch_with_rules(hands[lo:hi], high_rank, high_to_two, out[lo:hi],
-                                            rules_out[lo:hi])
-
-
 def asia_000_setting(cards, game: AsiaPoker | None = None) -> tuple[AsiaSetting, str]:
     """The seed-000 house way of seven cards (text or integers, validated) as an
     :class:`~envs.rules.asia.AsiaSetting` and the name of the rule that set it."""
@@ -605,3 +412,7 @@ def asia_000_setting(cards, game: AsiaPoker | None = None) -> tuple[AsiaSetting,
     hand = game.hand(cards)
     s, rule = house_way_asia_000_with_rule(hand, game.high_rank, game.high_to_two)
     return game.describe(hand, int(s)), ASIA_000_RULES[int(rule)]
+
+
+__all__ = ["ASIA_000_RULES", "N_RULES", "Asia000Rule", "house_way_asia_000", "house_way_asia_000_with_rule",
+           "asia_000_setting"]
