@@ -47,7 +47,8 @@ from envs.rules.house_way_batch import house_way_round
 from envs.rules.paytables import PayTable
 from envs.rules.rank_tables import paigow_back_table
 
-Z95 = 1.959963984540054
+from .evaluation import Z95
+
 DEFAULT_ROUNDS = 20_000_000
 WIN, PUSH, LOSS = 0, 1, 2
 

@@ -42,13 +42,13 @@ if __name__ == "__main__":
     install_startup_interrupt()
 
 import argparse
-import math
 import os
 from pathlib import Path
 
 import numpy as np
 
 from agents import cli
+from agents.evaluation import mean_ci
 from envs.rules.game import Game
 from envs.rules.house_way import STYLES
 
@@ -153,21 +153,20 @@ def solve_row(game: Game, solver, meta: dict, i: int, cards: np.ndarray, k: int)
     return row
 
 
-def mean_ci(x: np.ndarray) -> tuple[float, list | None]:
-    m = float(x.mean())
-    if x.size < 2:
-        return m, None
-    half = 1.96 * float(x.std(ddof=1)) / math.sqrt(x.size)
-    return m, [m - half, m + half]
+def mean_interval(x: np.ndarray) -> tuple[float, list | None]:
+    """Mean and its 95% confidence interval ``[lo, hi]`` (:func:`agents.evaluation.mean_ci`);
+    ``None`` for fewer than two values."""
+    m, half = mean_ci(x)
+    return m, None if x.size < 2 else [m - half, m + half]
 
 
 def summarize(table, meta: dict, n: int, out: Path) -> dict:
     t = table.filter(table.column("index").to_numpy() < n)
     hw, opt, gain = (t.column(c).to_numpy().astype(float) for c in ("house_way_ev", "optimal_ev", "regret"))
     rep = dict(meta, out=str(out), hands=t.num_rows)
-    rep["mean_house_way_ev"], rep["house_way_ev_ci95"] = mean_ci(hw)
-    rep["mean_optimal_ev"], rep["optimal_ev_ci95"] = mean_ci(opt)
-    rep["mean_gain"], rep["gain_ci95"] = mean_ci(gain)
+    rep["mean_house_way_ev"], rep["house_way_ev_ci95"] = mean_interval(hw)
+    rep["mean_optimal_ev"], rep["optimal_ev_ci95"] = mean_interval(opt)
+    rep["mean_gain"], rep["gain_ci95"] = mean_interval(gain)
     rep["max_gain"] = float(gain.max())
     rep["house_way_optimal_fraction"] = float(t.column("house_way_optimal").to_numpy(zero_copy_only=False).mean())
     rep["ties_fraction"] = float((t.column("n_optimal").to_numpy() > 1).mean())
