@@ -55,6 +55,7 @@ from .house_way_common import (
     group_hand,
     may_make_straight_or_flush,
     n_high,
+    setting_positions,
 )
 from .house_way_rule_ids import ASIA_000_RULES, N_ASIA_000_RULES, Asia000Rule
 from .house_way_straights import is_straight_or_flush
@@ -82,7 +83,7 @@ def low_medium_key(hr, mr, lr):
 def no_pair(gs):
     """"No Pair (High Card) Play the 3rd highest card in the Low Hand, the 2nd and 4th highest cards
     in the Medium Hand, and the rest in the High Hand.\""""
-    return asia_index(gs[2], gs[1], gs[3]), R.NO_PAIR
+    return gs[2], gs[1], gs[3], R.NO_PAIR
 
 
 @njit(cache=True)
@@ -111,9 +112,9 @@ def one_pair(hand, gr, gs, n, high_rank, high_to_two):
                     if key > best_key or (key == best_key and s < best):
                         best, best_key = s, key
             if best >= 0:
-                return best, R.ONE_PAIR_SPLIT
-        return best, R.ONE_PAIR_SPLIT
-    return asia_index(gs[2], gs[1], gs[3]), R.ONE_PAIR_IN_HIGH
+                return setting_positions(best) + (R.ONE_PAIR_SPLIT,)
+        return setting_positions(best) + (R.ONE_PAIR_SPLIT,)
+    return gs[2], gs[1], gs[3], R.ONE_PAIR_IN_HIGH
 
 
 @njit(cache=True)
@@ -125,8 +126,8 @@ def two_pairs(gr, gs, n):
     Split: higher pair High, lower pair Medium, highest singleton Low (D5). Exception: the highest
     singleton joins the A/K card in Medium (D5)."""
     if gr[0] >= KING and n_high(gr, 2, n) == 0:
-        return asia_index(gs[0], gs[0] + 1, gs[2]), R.TWO_PAIRS_ACES_KINGS
-    return asia_index(gs[2], gs[1], gs[1] + 1), R.TWO_PAIRS
+        return gs[0], gs[0] + 1, gs[2], R.TWO_PAIRS_ACES_KINGS
+    return gs[2], gs[1], gs[1] + 1, R.TWO_PAIRS
 
 
 @njit(cache=True)
@@ -142,10 +143,10 @@ def three_pairs(gr, gs):
     "the High pair" is the highest pair (D7); "the Medium pair" is read as the lowest pair (D8:
     the middle pair always fouls); "Otherwise" covers every High singleton, A/K pair or not (D9)."""
     if gr[3] >= JACK:
-        return asia_index(gs[3], gs[0], gs[0] + 1), R.THREE_PAIRS_HIGH_SINGLETON
+        return gs[3], gs[0], gs[0] + 1, R.THREE_PAIRS_HIGH_SINGLETON
     if gr[0] >= KING:
-        return asia_index(gs[0], gs[0] + 1, gs[3]), R.THREE_PAIRS_ACES_KINGS
-    return asia_index(gs[0], gs[2], gs[2] + 1), R.THREE_PAIRS_LOW_SINGLETON
+        return gs[0], gs[0] + 1, gs[3], R.THREE_PAIRS_ACES_KINGS
+    return gs[0], gs[2], gs[2] + 1, R.THREE_PAIRS_LOW_SINGLETON
 
 
 @njit(cache=True)
@@ -157,8 +158,7 @@ def pair_in_high_maximized(gr, gs):
     for k in range(1, 5):
         if gr[k] > gr[0]:
             above += 1
-    return asia_index(merged_position(gs, above, 1), merged_position(gs, above, 0),
-                      merged_position(gs, above, 2))
+    return merged_position(gs, above, 1), merged_position(gs, above, 0), merged_position(gs, above, 2)
 
 
 @njit(cache=True, inline="always")
@@ -184,28 +184,28 @@ def three_of_a_kind(gr, gs, n):
 
     Not stated (D10): Jacks with three High cards play as 2s-10s; Qs-As with no High card play a
     pair in High like one or two; Qs-As with three High cards play as 2s-10s."""
-    trips_way = asia_index(gs[2], gs[1], gs[3])
+    trips_way = (gs[2], gs[1], gs[3])
     h = n_high(gr, 1, n)
     if gr[0] <= TEN:
-        return trips_way, R.TRIPS_2_TO_10
+        return trips_way + (R.TRIPS_2_TO_10,)
     if gr[0] == JACK:
         if h == 0:
-            return asia_index(gs[1], gs[0], gs[2]), R.TRIPS_JACKS_NO_HIGH
+            return gs[1], gs[0], gs[2], R.TRIPS_JACKS_NO_HIGH
         if h == 1:
-            return asia_index(gs[0], gs[1], gs[2]), R.TRIPS_JACKS_ONE_HIGH
-        return trips_way, R.TRIPS_JACKS_TWO_HIGH if h == 2 else R.TRIPS_JACKS_THREE_HIGH
+            return gs[0], gs[1], gs[2], R.TRIPS_JACKS_ONE_HIGH
+        return trips_way + (R.TRIPS_JACKS_TWO_HIGH if h == 2 else R.TRIPS_JACKS_THREE_HIGH,)
     if h == 3:
-        return trips_way, R.TRIPS_Q_TO_A_THREE_HIGH
+        return trips_way + (R.TRIPS_Q_TO_A_THREE_HIGH,)
     if h == 0:
-        return pair_in_high_maximized(gr, gs), R.TRIPS_Q_TO_A_NO_HIGH
-    return pair_in_high_maximized(gr, gs), R.TRIPS_Q_TO_A_ONE_OR_TWO_HIGH
+        return pair_in_high_maximized(gr, gs) + (R.TRIPS_Q_TO_A_NO_HIGH,)
+    return pair_in_high_maximized(gr, gs) + (R.TRIPS_Q_TO_A_ONE_OR_TWO_HIGH,)
 
 
 @njit(cache=True)
 def three_of_a_kind_twice(gs):
     """"Three of a Kind Twice Split up the High Three of a Kind between the Low and Medium hands.
     Play the Low Three of a Kind in the High Hand." (a pair Medium, one card Low; D11)"""
-    return asia_index(gs[0], gs[0] + 1, gs[0] + 2), R.TRIPS_TWICE
+    return gs[0], gs[0] + 1, gs[0] + 2, R.TRIPS_TWICE
 
 
 @njit(cache=True)
@@ -216,8 +216,8 @@ def trips_and_two_pairs(gr, gs):
 
     "the High pair" / "the Low pair": the higher / lower of the two pairs (D11)."""
     if gr[1] < JACK:
-        return asia_index(gs[0], gs[0] + 1, gs[0] + 2), R.TRIPS_TWO_PAIRS_NO_HIGH_PAIR
-    return asia_index(gs[1], gs[2], gs[2] + 1), R.TRIPS_TWO_PAIRS_HIGH_PAIR
+        return gs[0], gs[0] + 1, gs[0] + 2, R.TRIPS_TWO_PAIRS_NO_HIGH_PAIR
+    return gs[1], gs[2], gs[2] + 1, R.TRIPS_TWO_PAIRS_HIGH_PAIR
 
 
 @njit(cache=True)
@@ -234,12 +234,12 @@ def full_house(gr, gs):
     The sentences apply in order (D14); split High trips keep a pair High, the pair goes Medium
     (D14); free singletons maximize Low and Medium (D3)."""
     if gr[1] >= JACK:
-        return asia_index(gs[1], gs[1] + 1, gs[2]), R.FULL_HOUSE_HIGH_PAIR
+        return gs[1], gs[1] + 1, gs[2], R.FULL_HOUSE_HIGH_PAIR
     if gr[0] >= JACK:
         if gr[2] > gr[0]:
-            return asia_index(gs[2], gs[1], gs[1] + 1), R.FULL_HOUSE_HIGH_TRIPS_HIGHER_SINGLETON
-        return asia_index(gs[0], gs[1], gs[1] + 1), R.FULL_HOUSE_HIGH_TRIPS
-    return asia_index(gs[2], gs[1], gs[1] + 1), R.FULL_HOUSE_NEITHER_HIGH
+            return gs[2], gs[1], gs[1] + 1, R.FULL_HOUSE_HIGH_TRIPS_HIGHER_SINGLETON
+        return gs[0], gs[1], gs[1] + 1, R.FULL_HOUSE_HIGH_TRIPS
+    return gs[2], gs[1], gs[1] + 1, R.FULL_HOUSE_NEITHER_HIGH
 
 
 @njit(cache=True)
@@ -254,7 +254,7 @@ def straight_or_flush(hand, rk, high_rank):
     (D13); "Otherwise" includes the One Pair rule.
     Returns ``(-1, -1)`` when no candidate qualifies ("Otherwise")."""
     if not may_make_straight_or_flush(hand, 4):
-        return -1, -1
+        return -1, -1, -1, -1
     best, best_key, best_rule = -1, -1, -1
     for row in range(35):
         a, b = hand[FOUR_OF_SEVEN[row, 0]], hand[FOUR_OF_SEVEN[row, 1]]
@@ -278,7 +278,7 @@ def straight_or_flush(hand, rk, high_rank):
         if key > best_key or (key == best_key and s < best):
             best, best_key = s, key
             best_rule = R.STRAIGHT_FLUSH_PAIR_IN_MEDIUM if mr >= 78 else R.STRAIGHT_FLUSH_HIGH_CARDS
-    return best, best_rule
+    return setting_positions(best) + (best_rule,)
 
 
 @njit(cache=True)
@@ -292,10 +292,10 @@ def four_of_a_kind(gr, gs, n):
     "two High cards" = at least two (D15); free singletons maximize Low and Medium (D3)."""
     h = n_high(gr, 1, n)
     if gr[0] <= SIX and h >= 2 and gr[1] == ACE:
-        return asia_index(gs[2], gs[1], gs[3]), R.QUADS_LOW_WITH_ACE
+        return gs[2], gs[1], gs[3], R.QUADS_LOW_WITH_ACE
     if gr[0] >= KING and h == 0:
-        return asia_index(gs[0], gs[0] + 1, gs[1]), R.QUADS_ACES_KINGS_NO_HIGH
-    return asia_index(gs[1], gs[0], gs[0] + 1), R.QUADS_SPLIT
+        return gs[0], gs[0] + 1, gs[1], R.QUADS_ACES_KINGS_NO_HIGH
+    return gs[1], gs[0], gs[0] + 1, R.QUADS_SPLIT
 
 
 @njit(cache=True)
@@ -306,8 +306,8 @@ def four_of_a_kind_and_pair(gr, gs):
 
     A/K: the pair goes Medium, the singleton High (D16)."""
     if gr[0] >= KING:
-        return asia_index(gs[0], gs[1], gs[1] + 1), R.QUADS_PAIR_ACES_KINGS
-    return asia_index(gs[2], gs[1], gs[1] + 1), R.QUADS_PAIR
+        return gs[0], gs[1], gs[1] + 1, R.QUADS_PAIR_ACES_KINGS
+    return gs[2], gs[1], gs[1] + 1, R.QUADS_PAIR
 
 
 @njit(cache=True)
@@ -319,15 +319,15 @@ def four_of_a_kind_and_trips(gr, gs):
     Split quads: a pair Medium, one card Low, one with the trips High; otherwise the trips give a
     pair Medium and a card Low (D17)."""
     if gr[0] >= QUEEN and gr[1] <= TEN:
-        return asia_index(gs[0], gs[0] + 1, gs[0] + 2), R.QUADS_TRIPS_SPLIT
-    return asia_index(gs[1], gs[1] + 1, gs[1] + 2), R.QUADS_TRIPS
+        return gs[0], gs[0] + 1, gs[0] + 2, R.QUADS_TRIPS_SPLIT
+    return gs[1], gs[1] + 1, gs[1] + 2, R.QUADS_TRIPS
 
 
 @njit(cache=True)
 def five_aces(gs):
     """"Five Aces Play an Ace in the Low Hand, two Aces in the Medium Hand, and the rest in the High
     Hand." (with a pair, the rest is two pair; D18)"""
-    return asia_index(gs[0], gs[0] + 1, gs[0] + 2), R.FIVE_ACES
+    return gs[0], gs[0] + 1, gs[0] + 2, R.FIVE_ACES
 
 
 # ---------------------------------------------------------------------------------------------
@@ -337,39 +337,41 @@ def five_aces(gs):
 @njit(cache=True)
 def house_way_asia_000_core(hand, high_rank, high_to_two, rk, gr, gs, gc):
     """(setting, rule id) for a sorted 7-card hand, using caller-owned scratch arrays
-    (``SCRATCH_SIZE`` int64 each) so a batch loop allocates nothing per hand."""
+    (``SCRATCH_SIZE`` int64 each). Every rule returns ``(low, medium_a, medium_b, rule)``:
+    positions into the hand (low -1: none), the shape both Asia styles' rules share."""
     n = group_hand(hand, rk, gr, gs, gc)
     c0, c1, c2 = gc[0], gc[1], gc[2]
-    s, rule = -1, -1
+    lo, ma, mb, rule = -1, -1, -1, -1
     if c0 <= 2:
-        s, rule = straight_or_flush(hand, rk, high_rank)
-        if s < 0:
+        lo, ma, mb, rule = straight_or_flush(hand, rk, high_rank)
+        if lo < 0:
             if c0 == 1:
-                s, rule = no_pair(gs)
+                lo, ma, mb, rule = no_pair(gs)
             elif c1 == 1:
-                s, rule = one_pair(hand, gr, gs, n, high_rank, high_to_two)
+                lo, ma, mb, rule = one_pair(hand, gr, gs, n, high_rank, high_to_two)
             elif c2 == 1:
-                s, rule = two_pairs(gr, gs, n)
+                lo, ma, mb, rule = two_pairs(gr, gs, n)
             else:
-                s, rule = three_pairs(gr, gs)
+                lo, ma, mb, rule = three_pairs(gr, gs)
     elif c0 == 3:
         if c1 == 3:
-            s, rule = three_of_a_kind_twice(gs)
+            lo, ma, mb, rule = three_of_a_kind_twice(gs)
         elif c1 == 1:
-            s, rule = three_of_a_kind(gr, gs, n)
+            lo, ma, mb, rule = three_of_a_kind(gr, gs, n)
         elif c2 == 2:
-            s, rule = trips_and_two_pairs(gr, gs)
+            lo, ma, mb, rule = trips_and_two_pairs(gr, gs)
         else:
-            s, rule = full_house(gr, gs)
+            lo, ma, mb, rule = full_house(gr, gs)
     elif c0 == 4:
         if c1 == 3:
-            s, rule = four_of_a_kind_and_trips(gr, gs)
+            lo, ma, mb, rule = four_of_a_kind_and_trips(gr, gs)
         elif c1 == 2:
-            s, rule = four_of_a_kind_and_pair(gr, gs)
+            lo, ma, mb, rule = four_of_a_kind_and_pair(gr, gs)
         else:
-            s, rule = four_of_a_kind(gr, gs, n)
+            lo, ma, mb, rule = four_of_a_kind(gr, gs, n)
     else:
-        s, rule = five_aces(gs)
+        lo, ma, mb, rule = five_aces(gs)
+    s = asia_index(lo, ma, mb) if lo >= 0 else -1
     if s >= 0:
         s = best_suits_asia_000(hand, s, rk, high_rank)
     return checked(hand, s, rule, high_rank, high_to_two)

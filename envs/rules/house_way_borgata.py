@@ -359,54 +359,39 @@ def _pair_rules(hand, r, counts, s, ns, p, n_pairs, t, n_trips, high_rank):
         tr = r[t[0]]
         if tr >= QUEEN:
             if high_singles == 0:
-                lo, ma, mb = trips_akq_split(t[0], s)
-                return lo, ma, mb, R.TRIPS_AKQ_SPLIT
+                return trips_akq_split(t[0], s) + (R.TRIPS_AKQ_SPLIT,)
             if high_singles <= 2:
-                lo, ma, mb = trips_akq_high_cards(t[0], s, r)
-                return lo, ma, mb, R.TRIPS_AKQ_HIGH_CARDS
+                return trips_akq_high_cards(t[0], s, r) + (R.TRIPS_AKQ_HIGH_CARDS,)
         elif tr == JACK:
             if high_singles == 1:
-                lo, ma, mb = trips_jacks_one_high(t[0], s)
-                return lo, ma, mb, R.TRIPS_JACKS_ONE_HIGH
+                return trips_jacks_one_high(t[0], s) + (R.TRIPS_JACKS_ONE_HIGH,)
             if high_singles == 0:
-                lo, ma, mb = trips_jacks_no_high(t[0], s)
-                return lo, ma, mb, R.TRIPS_JACKS_NO_HIGH
-        lo, ma, mb = trips(s)
-        return lo, ma, mb, R.TRIPS
+                return trips_jacks_no_high(t[0], s) + (R.TRIPS_JACKS_NO_HIGH,)
+        return trips(s) + (R.TRIPS,)
     if n_pairs == 3:
         x = s[0]
         x_high = r[x] >= JACK
         if r[p[2]] >= JACK:
-            lo, ma, mb = three_high_pairs(p, x, x_high)
-            return lo, ma, mb, R.THREE_PAIRS_HIGH_PAIRS_HIGH_CARD if x_high else R.THREE_PAIRS_HIGH_PAIRS
+            rule = R.THREE_PAIRS_HIGH_PAIRS_HIGH_CARD if x_high else R.THREE_PAIRS_HIGH_PAIRS
+            return three_high_pairs(p, x, x_high) + (rule,)
         if r[p[0]] >= KING:
             if x_high:
-                lo, ma, mb = three_pairs(p, x)
-                return lo, ma, mb, R.THREE_PAIRS_ACES_KINGS_HIGH_CARD
-            lo, ma, mb = three_pairs_split_aces_kings(p, x)
-            return lo, ma, mb, R.THREE_PAIRS_SPLIT_ACES_KINGS
-        lo, ma, mb = three_pairs(p, x)
-        return lo, ma, mb, R.THREE_PAIRS
+                return three_pairs(p, x) + (R.THREE_PAIRS_ACES_KINGS_HIGH_CARD,)
+            return three_pairs_split_aces_kings(p, x) + (R.THREE_PAIRS_SPLIT_ACES_KINGS,)
+        return three_pairs(p, x) + (R.THREE_PAIRS,)
     if n_pairs == 2:
         if r[p[0]] >= KING:
             if high_singles > 0:
-                lo, ma, mb = two_pairs(p, s)
-                return lo, ma, mb, R.TWO_PAIRS_ACES_KINGS_HIGH_CARD
-            lo, ma, mb = two_pairs_split_aces_kings(p, s)
-            return lo, ma, mb, R.TWO_PAIRS_SPLIT_ACES_KINGS
-        lo, ma, mb = two_pairs(p, s)
-        return lo, ma, mb, R.TWO_PAIRS
+                return two_pairs(p, s) + (R.TWO_PAIRS_ACES_KINGS_HIGH_CARD,)
+            return two_pairs_split_aces_kings(p, s) + (R.TWO_PAIRS_SPLIT_ACES_KINGS,)
+        return two_pairs(p, s) + (R.TWO_PAIRS,)
     if n_pairs == 1:
         if r[p[0]] >= JACK:
             if high_singles <= 1:
-                lo, ma, mb = one_pair_split_high_pair(p[0], s)
-                return lo, ma, mb, R.ONE_PAIR_SPLIT_HIGH_PAIR
-            lo, ma, mb = one_pair(s)
-            return lo, ma, mb, R.ONE_PAIR_HIGH_PAIR_KEPT
-        lo, ma, mb = one_pair(s)
-        return lo, ma, mb, R.ONE_PAIR
-    lo, ma, mb = no_pair(s)
-    return lo, ma, mb, R.NO_PAIR
+                return one_pair_split_high_pair(p[0], s) + (R.ONE_PAIR_SPLIT_HIGH_PAIR,)
+            return one_pair(s) + (R.ONE_PAIR_HIGH_PAIR_KEPT,)
+        return one_pair(s) + (R.ONE_PAIR,)
+    return no_pair(s) + (R.NO_PAIR,)
 
 
 @njit(cache=True)

@@ -77,8 +77,9 @@ def group_hand(hand, rk, gr, gs, gc):
     positions (the joker, 52, right after the aces)::
 
         positions   0    1    2    3    4    5    6
-        hand       4d   5s   6h   6c   Jd   Js   JK
-        groups     k=0: J J JK (gs 4, gc 3)   k=1: 6 6 (gs 2, gc 2)   k=2: 5   k=3: 4
+        hand       4d   5s   6h   6c   Jd   Ad   JK
+        groups     k=0: A JK (gr 12, gs 5, gc 2)   k=1: 6 6 (gr 4, gs 2, gc 2)
+                   k=2: J (gs 4)   k=3: 5 (gs 1)   k=4: 4 (gs 0)             n = 5
     """
     n = 0
     for i in range(7):
@@ -142,6 +143,15 @@ def may_make_straight_or_flush(hand, n_cards):
         if popcount((wide >> lo) & window) + joker >= n_cards:
             return True
     return False
+
+
+@njit(cache=True, inline="always")
+def setting_positions(s):
+    """``(low, medium_a, medium_b)`` positions of Asia setting ``s``, the inverse of
+    :func:`asia_index` (``(-1, -1, -1)`` for ``s < 0``): the shape an Asia rule returns."""
+    if s < 0:
+        return -1, -1, -1
+    return LOW_POS[s], MEDIUM_POS[s, 0], MEDIUM_POS[s, 1]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -253,6 +263,6 @@ def paigow_best_unfouled(hand, back_rank, back_to_two):
 
 __all__ = [
     "ASIA_INDEX", "FOUR_OF_SEVEN", "SCRATCH_SIZE", "TWO", "FIVE", "SIX", "SEVEN", "TEN", "JACK", "QUEEN",
-    "KING", "ACE", "asia_index", "rank_of", "group_hand", "n_high", "may_make_straight_or_flush",
+    "KING", "ACE", "asia_index", "setting_positions", "rank_of", "group_hand", "n_high", "may_make_straight_or_flush",
     "best_suits_asia_000", "best_suits_borgata", "asia_best_unfouled", "paigow_best_unfouled",
 ]
