@@ -46,7 +46,8 @@ from envs.rules.game import Game
 from envs.rules.house_way_batch import house_way_round
 from envs.rules.paytables import PayTable
 
-Z95 = 1.959963984540054
+from .evaluation import Z95
+
 DEFAULT_ROUNDS = 20_000_000
 WIN, PUSH, LOSS = 0, 1, 2
 

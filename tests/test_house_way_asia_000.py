@@ -31,6 +31,7 @@ from envs.rules.asia import (
 from envs.rules.cards import JOKER, format_cards, parse_cards
 from envs.rules.categories import HandCategory
 from envs.rules.combinatorics import colex_unrank
+from envs.rules.house_way import ASIA_000_ID
 from envs.rules.house_way_asia_000 import (
     ASIA_000_RULES,
     N_RULES,
@@ -38,12 +39,10 @@ from envs.rules.house_way_asia_000 import (
     asia_000_setting,
     checked,
     house_way_asia_000,
-    house_way_asia_000_batch,
-    house_way_asia_000_batch_parallel,
-    house_way_asia_000_batch_with_rules,
     house_way_asia_000_with_rule,
-    is_straight_or_flush,
 )
+from envs.rules.house_way_batch import house_way_batch, house_way_batch_with_rule
+from envs.rules.house_way_straights import is_straight_or_flush
 from envs.rules.options import AsiaRules
 from envs.rules.rank_tables import asia_high_table
 
@@ -432,7 +431,7 @@ def sample():
     hands = _random_hands(300_000, seed=2024)
     out = np.empty(len(hands), dtype=np.int64)
     rules = np.empty(len(hands), dtype=np.int64)
-    house_way_asia_000_batch_with_rules(hands, GAME.high_rank, GAME.high_to_two, out, rules)
+    house_way_batch_with_rule(ASIA_000_ID, hands, GAME.high_rank, GAME.high_to_two, out, rules)
     return hands, out, rules
 
 
@@ -498,7 +497,7 @@ def test_random_sample_never_fouls(sample, rules):
     if game is not GAME:
         out = np.empty(len(hands), dtype=np.int64)
         rule_ids = np.empty(len(hands), dtype=np.int64)
-        house_way_asia_000_batch_with_rules(hands, game.high_rank, game.high_to_two, out, rule_ids)
+        house_way_batch_with_rule(ASIA_000_ID, hands, game.high_rank, game.high_to_two, out, rule_ids)
     assert _count_fouls(hands, out, game.high_rank, game.high_to_two) == 0
     assert not np.any(rule_ids == R.FALLBACK)
 
@@ -509,13 +508,8 @@ def test_batch_matches_single_hand_calls(sample):
         s, rule = house_way_asia_000_with_rule(hands[i], GAME.high_rank, GAME.high_to_two)
         assert (s, rule) == (out[i], rules[i])
     plain = np.empty_like(out)
-    house_way_asia_000_batch(hands, GAME.high_rank, GAME.high_to_two, plain)
+    house_way_batch(ASIA_000_ID, hands, GAME.high_rank, GAME.high_to_two, plain)
     assert np.array_equal(plain, out)
-    par_out = np.empty_like(out)
-    par_rules = np.empty_like(rules)
-    house_way_asia_000_batch_parallel(hands, GAME.high_rank, GAME.high_to_two, par_out, par_rules,
-                                      7)
-    assert np.array_equal(par_out, out) and np.array_equal(par_rules, rules)
 
 
 @njit(cache=True)
@@ -538,7 +532,7 @@ def test_every_joker_hand_never_fouls():
         _joker_hands(first, hands)
         out = np.empty(len(hands), dtype=np.int64)
         rules = np.empty(len(hands), dtype=np.int64)
-        house_way_asia_000_batch_parallel(hands, GAME.high_rank, GAME.high_to_two, out, rules, 64)
+        house_way_batch_with_rule(ASIA_000_ID, hands, GAME.high_rank, GAME.high_to_two, out, rules)
         assert _count_fouls(hands, out, GAME.high_rank, GAME.high_to_two) == 0
         counts += np.bincount(rules, minlength=N_RULES)
     assert counts.sum() == total

@@ -19,17 +19,15 @@ from numba import njit, prange
 from envs.rules.asia import AsiaPoker, asia_is_fouled, asia_setting_ranks
 from envs.rules.cards import parse_cards
 from envs.rules.categories import HandCategory
+from envs.rules.house_way import ASIA_BORGATA_ID
+from envs.rules.house_way_batch import house_way_batch, house_way_batch_with_rule
 from envs.rules.house_way_borgata import (
     BORGATA_RULES,
-    SF_FLUSH,
-    SF_STRAIGHT,
-    SF_TABLE,
     BorgataRule,
     house_way_borgata,
-    house_way_borgata_batch,
-    house_way_borgata_batch_with_rule,
     house_way_borgata_with_rule,
 )
+from envs.rules.house_way_straights import SF_FLUSH, SF_STRAIGHT, SF_TABLE
 from envs.rules.options import AsiaRules
 from envs.rules.rank_tables import asia_high_table
 
@@ -224,7 +222,7 @@ def test_api_agrees():
     s, _ = house_way_borgata_with_rule(hand, GAME.high_rank, GAME.high_to_two)
     assert house_way_borgata(hand, GAME.high_rank, GAME.high_to_two) == s
     out = np.empty(1, dtype=np.int64)
-    house_way_borgata_batch(hand[None, :], GAME.high_rank, GAME.high_to_two, out)
+    house_way_batch(ASIA_BORGATA_ID, hand[None, :], GAME.high_rank, GAME.high_to_two, out)
     assert out[0] == s
 
 
@@ -261,7 +259,7 @@ def test_random_sample_never_fouls():
     hands = _random_hands(300_000, seed=2006)
     out = np.empty(len(hands), dtype=np.int64)
     rules = np.empty(len(hands), dtype=np.int64)
-    house_way_borgata_batch_with_rule(hands, GAME.high_rank, GAME.high_to_two, out, rules)
+    house_way_batch_with_rule(ASIA_BORGATA_ID, hands, GAME.high_rank, GAME.high_to_two, out, rules)
     assert out.min() >= 0 and out.max() < 105
     assert _count_fouls(hands, out, GAME.high_rank, GAME.high_to_two) == 0
     assert np.count_nonzero(rules == R.FALLBACK) == 0

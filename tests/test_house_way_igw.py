@@ -18,14 +18,14 @@ from numba import njit
 
 from envs.rules import house_way_igw as hw
 from envs.rules.cards import parse_cards
+from envs.rules.house_way import PAIGOW_IGW_ID
+from envs.rules.house_way_batch import house_way_batch, house_way_batch_with_rule
 from envs.rules.house_way_igw import (
     CLASS_CATEGORY,
     IGW_RULES,
     N_IGW_RULES,
-    R_FALLBACK,
+    IgwRule,
     house_way_igw,
-    house_way_igw_batch,
-    house_way_igw_batch_with_rule,
     house_way_igw_with_rule,
 )
 from envs.rules.options import PaiGowRules
@@ -334,7 +334,7 @@ def test_fallback_when_the_rule_would_foul():
     # the non-fouled setting with the highest front, here 3-2.
     h = GAME.hand("As Kd 9h 7c 5s 3d 2h")
     s, r = house_way_igw_with_rule(h, GAME.back_rank, np.zeros_like(GAME.back_to_two))
-    assert r == R_FALLBACK and IGW_RULES[r] == "fallback"
+    assert r == IgwRule.FALLBACK and IGW_RULES[r] == "fallback"
     assert set(GAME.describe(h, int(s)).front) == set(parse_cards("3d 2h"))
 
 
@@ -344,7 +344,7 @@ def test_fallback_when_the_rule_would_foul():
 
 def test_rule_names_unique_and_fallback_last():
     assert len(IGW_RULES) == N_IGW_RULES == len(set(IGW_RULES))
-    assert IGW_RULES[R_FALLBACK] == "fallback"
+    assert IGW_RULES[IgwRule.FALLBACK] == "fallback"
 
 
 @pytest.mark.parametrize("ace_low", ["second_highest", "lowest"])
@@ -368,7 +368,7 @@ def test_wheel_option_changes_nothing_but_ranks():
 def test_property_legal_permutation_not_fouled(cards):
     h = GAME.hand(cards)
     s, r = house_way_igw_with_rule(h, GAME.back_rank, GAME.back_to_two)
-    assert 0 <= s <= 20 and 0 <= r < N_IGW_RULES and r != R_FALLBACK
+    assert 0 <= s <= 20 and 0 <= r < N_IGW_RULES and r != IgwRule.FALLBACK
     assert house_way_igw(h, GAME.back_rank, GAME.back_to_two) == s
     d = GAME.describe(h, int(s))
     assert sorted(d.back + d.front) == sorted(cards)
@@ -401,11 +401,11 @@ def test_random_sample_no_fouls():
     hands = random_hands(300_000, seed=3)
     out = np.empty(len(hands), dtype=np.int64)
     rules = np.empty(len(hands), dtype=np.int64)
-    house_way_igw_batch_with_rule(hands, GAME.back_rank, GAME.back_to_two, out, rules)
+    house_way_batch_with_rule(PAIGOW_IGW_ID, hands, GAME.back_rank, GAME.back_to_two, out, rules)
     assert _count_fouls(hands, out, GAME.back_rank, GAME.back_to_two) == 0
-    assert not np.any(rules == R_FALLBACK)
+    assert not np.any(rules == IgwRule.FALLBACK)
     out2 = np.empty(len(hands), dtype=np.int64)
-    house_way_igw_batch(hands, GAME.back_rank, GAME.back_to_two, out2)
+    house_way_batch(PAIGOW_IGW_ID, hands, GAME.back_rank, GAME.back_to_two, out2)
     assert np.array_equal(out, out2)
     for k in range(0, len(hands), 9973):  # batch == single-hand API
         assert house_way_igw(hands[k], GAME.back_rank, GAME.back_to_two) == out[k]
@@ -460,7 +460,7 @@ def test_all_joker_hands_no_fouls():
     fouls = _all_joker_hands(GAME.back_rank, GAME.back_to_two, counts)
     assert fouls == 0
     assert counts.sum() == 20_358_520
-    assert counts[R_FALLBACK] == 0
+    assert counts[IgwRule.FALLBACK] == 0
     five_aces = IGW_RULES.index("five aces: split"), IGW_RULES.index("five aces: keep, pair of kings in front")
     assert (counts[five_aces[0]] + counts[five_aces[1]], counts[five_aces[1]]) == (1_128, 6)
     assert counts.tolist() == JOKER_HAND_COUNTS

@@ -41,7 +41,7 @@ from itertools import combinations
 import numpy as np
 from numba import njit
 
-from .cards import format_cards, hand_array, parse_cards
+from .cards import SevenCardGame, format_cards, parse_cards
 from .categories import HandCategory
 from .combinatorics import colex4
 from .hand_eval import one_card_value, project_two_to_one, two_card_value
@@ -135,7 +135,7 @@ class AsiaSetting:
                 f"low [{format_cards(self.low)}]{foul}")
 
 
-class AsiaPoker:
+class AsiaPoker(SevenCardGame):
     """Python API to the Asia Poker rules under one set of :class:`AsiaRules`.
 
     Validates at the boundary (card text or integers, exactly seven distinct cards, setting index
@@ -155,18 +155,6 @@ class AsiaPoker:
         self.high_rank = self.table.rank
         self.high_to_two = self.table.class_to_two.astype(np.int64)
 
-    # -- validation ---------------------------------------------------------------------------
-    @staticmethod
-    def hand(cards) -> np.ndarray:
-        """Seven validated cards as a sorted int64 array (the order settings index into)."""
-        return hand_array(cards, n=7)
-
-    @staticmethod
-    def _check_setting(s) -> int:
-        if isinstance(s, bool) or not isinstance(s, (int, np.integer)) or not 0 <= int(s) < N_ASIA_SETTINGS:
-            raise ValueError(f"setting {s!r} out of range: expected an integer 0..{N_ASIA_SETTINGS - 1}")
-        return int(s)
-
     # -- queries ------------------------------------------------------------------------------
     def ranks(self, cards, s: int) -> tuple[int, int, int]:
         hand = self.hand(cards)
@@ -184,10 +172,6 @@ class AsiaPoker:
         fouled = np.empty(N_ASIA_SETTINGS, dtype=np.bool_)
         asia_all_setting_ranks(hand, self.high_rank, self.high_to_two, ranks, fouled)
         return ranks, fouled
-
-    def legal_mask(self, cards) -> np.ndarray:
-        """Boolean mask of the non-fouled settings."""
-        return ~self.all_settings(cards)[1]
 
     def setting_index(self, cards, high, medium, low) -> int:
         """Index of the setting that puts the given cards in each hand (validated)."""

@@ -42,7 +42,7 @@ import numba
 import numpy as np
 from numba import njit, prange
 
-from .cards import JOKER
+from .cards import JOKER, Rank
 from .categories import HandCategory
 from .combinatorics import BINOM
 from .enumeration import for_each_hand, popcount, run_in_batches, top_two_tasks
@@ -65,9 +65,9 @@ class BonusFlag(IntEnum):
 
 N_FEATURE_CODES = 1 << 17
 
-_ACE = 12
-_EIGHT = 6
-_NINE = 7
+_ACE = int(Rank.ACE)
+_EIGHT = int(Rank.EIGHT)
+_NINE = int(Rank.NINE)
 _SF_CAT = int(HandCategory.STRAIGHT_FLUSH)
 _ROYAL_CAT = int(HandCategory.ROYAL_FLUSH)
 

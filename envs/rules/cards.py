@@ -61,13 +61,6 @@ class Rank(IntEnum):
     ACE = 12
 
 
-class Suit(IntEnum):
-    SPADES = 0
-    HEARTS = 1
-    DIAMONDS = 2
-    CLUBS = 3
-
-
 def make_card(rank: int, suit: int) -> int:
     """Integer card of ``rank`` (0..12) and ``suit`` (0..3)."""
     if not 0 <= int(rank) < N_RANKS:
@@ -182,3 +175,26 @@ def hand_array(cards: str | Sequence[str | int], n: int | None = None) -> np.nda
 def full_deck() -> np.ndarray:
     """All 53 cards, 0..52."""
     return np.arange(DECK_SIZE, dtype=np.int64)
+
+
+class SevenCardGame:
+    """What the two games' Python APIs share (:class:`~envs.rules.asia.AsiaPoker`,
+    :class:`~envs.rules.paigow.PaiGowPoker`): seven validated cards, a validated setting index
+    ``0..n_settings-1`` and the legal-setting mask."""
+
+    n_settings: int
+
+    @staticmethod
+    def hand(cards) -> np.ndarray:
+        """Seven validated cards as a sorted int64 array (the order settings index into)."""
+        return hand_array(cards, n=7)
+
+    @classmethod
+    def _check_setting(cls, s) -> int:
+        if isinstance(s, bool) or not isinstance(s, (int, np.integer)) or not 0 <= int(s) < cls.n_settings:
+            raise ValueError(f"setting {s!r} out of range: expected an integer 0..{cls.n_settings - 1}")
+        return int(s)
+
+    def legal_mask(self, cards) -> np.ndarray:
+        """Boolean mask of the non-fouled settings."""
+        return ~self.all_settings(cards)[1]

@@ -1,4 +1,4 @@
-"""Names for hand categories and hand slots (never magic integers).
+"""Names for hand categories (never magic integers).
 
 ``HandCategory`` labels every hand the engine ranks. Its numeric values are *labels*, not the
 ranking: a hand's strength is its dense rank from :mod:`envs.rules.rank_tables`, because rules
@@ -31,18 +31,3 @@ class HandCategory(IntEnum):
     @property
     def label(self) -> str:
         return self.name.replace("_", " ").title().replace("Of A", "of a")
-
-
-class AsiaSlot(IntEnum):
-    """The three Asia Poker hands."""
-
-    HIGH = 0  # four cards
-    MEDIUM = 1  # two cards
-    LOW = 2  # one card
-
-
-class PaiGowSlot(IntEnum):
-    """The two Pai Gow Poker hands."""
-
-    BACK = 0  # five cards ("high hand")
-    FRONT = 1  # two cards ("low hand")

@@ -28,10 +28,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .cards import JOKER
+from .cards import JOKER, Rank
 from .categories import HandCategory as C
 
-ACE = 12
+ACE = int(Rank.ACE)
 
 # Category order arrays (index: HandCategory value -> order). Larger is better.
 PAIGOW_ORDER = np.array([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10], dtype=np.int64)
@@ -224,8 +224,12 @@ def two_card_value(a, b):
     Unpaired cards ``hi > lo``: ``hi*(hi-1)/2 + lo`` (0..77, ordered by high card then low card);
     a pair of rank ``r``: ``78 + r`` (78..90). Straights and flushes do not count.
     """
-    ra = ACE if a == JOKER else a >> 2
-    rb = ACE if b == JOKER else b >> 2
+    return two_rank_value(ACE if a == JOKER else a >> 2, ACE if b == JOKER else b >> 2)
+
+
+@njit(cache=True, inline="always")
+def two_rank_value(ra, rb):
+    """:func:`two_card_value` of two cards of ranks ``ra`` and ``rb`` (any order)."""
     if ra == rb:
         return 78 + ra
     hi = ra if ra > rb else rb

@@ -20,12 +20,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
-import numpy as np
 from numba import njit
 
-from .house_way_asia_000 import ASIA_000_RULES, house_way_asia_000_with_rule
-from .house_way_borgata import BORGATA_RULES, house_way_borgata_with_rule
-from .house_way_igw import IGW_RULES, house_way_igw_with_rule
+from .house_way_asia_000 import house_way_asia_000_with_rule
+from .house_way_borgata import house_way_borgata_with_rule
+from .house_way_igw import house_way_igw_with_rule
+from .house_way_rule_ids import ASIA_000_RULES, BORGATA_RULES, IGW_RULES
 
 
 class HouseWayStyle(str, Enum):
@@ -106,19 +106,3 @@ def house_way_setting(style: str | HouseWayStyle, game_engine, cards) -> HouseWa
     to_two = game_engine.back_to_two if engine_game == "paigow" else game_engine.high_to_two
     s, r = house_way_with_rule(style.style_id, hand, table, to_two)
     return HouseWayResult(int(s), int(r), style.rule_names[int(r)])
-
-
-def as_int64_hands(hands) -> np.ndarray:
-    """Validate an (N, 7) array of hands for the batch kernels: ints 0..52, distinct and sorted per row."""
-    a = np.asarray(hands)
-    if a.ndim != 2 or a.shape[1] != 7:
-        raise ValueError(f"hands must have shape (N, 7), got {a.shape}")
-    if not np.issubdtype(a.dtype, np.integer):
-        raise ValueError(f"hands must be integer cards, got dtype {a.dtype}")
-    a = np.sort(a.astype(np.int64), axis=1)
-    if a.size and (a.min() < 0 or a.max() > 52):
-        raise ValueError(f"card out of range in hands: min {a.min()}, max {a.max()}, expected 0..52")
-    dup = (np.diff(a, axis=1) == 0).any(axis=1)
-    if dup.any():
-        raise ValueError(f"hand {int(np.argmax(dup))} has a duplicate card: {a[int(np.argmax(dup))].tolist()}")
-    return a

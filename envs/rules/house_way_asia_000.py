@@ -28,131 +28,44 @@ the High hand, then the lowest setting index.
 
 from __future__ import annotations
 
-from enum import IntEnum
-from itertools import combinations
-
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from .asia import (
-    HIGH_POS,
-    LOW_POS,
-    MEDIUM_POS,
     TWO_TO_ONE,
     AsiaPoker,
     AsiaSetting,
     asia_is_fouled,
     asia_setting_ranks,
 )
-from .cards import JOKER
 from .combinatorics import colex4
 from .hand_eval import one_card_value, two_card_value
 from .house_way_common import (
     ACE,
+    FOUR_OF_SEVEN,
     JACK,
     KING,
     QUEEN,
+    SCRATCH_SIZE,
     SIX,
     TEN,
     asia_best_unfouled,
     asia_index,
-    rank_of,
+    best_suits_asia_000,
+    group_hand,
+    may_make_straight_or_flush,
+    n_high,
+    setting_positions,
 )
+from .house_way_rule_ids import ASIA_000_RULES, N_ASIA_000_RULES, Asia000Rule
+from .house_way_straights import is_straight_or_flush
 
-_RULE_TABLE = (  # (enum name, human name); the position is the rule id
-    ("NO_PAIR", "no pair"),
-    ("ONE_PAIR_SPLIT", "one pair: High pair split between Medium and High"),
-    ("ONE_PAIR_IN_HIGH", "one pair: pair in High"),
-    ("TWO_PAIRS", "two pairs: split between High and Medium"),
-    ("TWO_PAIRS_ACES_KINGS", "two pairs: A/K exception (A/K pair split Medium/Low)"),
-    ("THREE_PAIRS_ACES_KINGS", "three pairs: A/K pair and Low/Medium singleton"),
-    ("THREE_PAIRS_LOW_SINGLETON", "three pairs: Low/Medium singleton (lowest pair Medium, D8)"),
-    ("THREE_PAIRS_HIGH_SINGLETON", "three pairs: High singleton in Low"),
-    ("TRIPS_2_TO_10", "three of a kind: 2s-10s"),
-    ("TRIPS_JACKS_NO_HIGH", "three of a kind: Jacks, no High card"),
-    ("TRIPS_JACKS_ONE_HIGH", "three of a kind: Jacks, one High card"),
-    ("TRIPS_JACKS_TWO_HIGH", "three of a kind: Jacks, two High cards (as 2s-10s)"),
-    ("TRIPS_JACKS_THREE_HIGH", "three of a kind: Jacks, three High cards (as 2s-10s, D10)"),
-    ("TRIPS_Q_TO_A_ONE_OR_TWO_HIGH", "three of a kind: Qs-As, one or two High cards"),
-    ("TRIPS_Q_TO_A_NO_HIGH", "three of a kind: Qs-As, no High card (pair in High, D10)"),
-    ("TRIPS_Q_TO_A_THREE_HIGH", "three of a kind: Qs-As, three High cards (as 2s-10s, D10)"),
-    ("TRIPS_TWICE", "three of a kind twice"),
-    ("TRIPS_TWO_PAIRS_NO_HIGH_PAIR", "three of a kind & two pairs: no High pair"),
-    ("TRIPS_TWO_PAIRS_HIGH_PAIR", "three of a kind & two pairs: High pair"),
-    ("FULL_HOUSE_HIGH_PAIR", "full house: High pair"),
-    ("FULL_HOUSE_HIGH_TRIPS", "full house: High trips"),
-    ("FULL_HOUSE_HIGH_TRIPS_HIGHER_SINGLETON", "full house: High trips, higher singleton Low"),
-    ("FULL_HOUSE_NEITHER_HIGH", "full house: neither High trips nor High pair"),
-    ("STRAIGHT_FLUSH_PAIR_IN_MEDIUM", "straight/flush: pair in Medium"),
-    ("STRAIGHT_FLUSH_HIGH_CARDS", "straight/flush: High cards in Medium and Low"),
-    ("QUADS_LOW_WITH_ACE", "four of a kind: Low quads, two High cards incl. an Ace"),
-    ("QUADS_ACES_KINGS_NO_HIGH", "four of a kind: Aces/Kings, no High singleton"),
-    ("QUADS_SPLIT", "four of a kind: pair in Medium and High"),
-    ("QUADS_PAIR_ACES_KINGS", "four of a kind & a pair: Aces/Kings"),
-    ("QUADS_PAIR", "four of a kind & a pair"),
-    ("QUADS_TRIPS_SPLIT", "four of a kind & three of a kind: Qs+ with Low/Medium trips"),
-    ("QUADS_TRIPS", "four of a kind & three of a kind"),
-    ("FIVE_ACES", "five aces"),
-    ("FALLBACK", "fallback: best unfouled setting"),
-)
-Asia000Rule = IntEnum("Asia000Rule", [(name, i) for i, (name, _) in enumerate(_RULE_TABLE)],
-                      module=__name__)
-Asia000Rule.__doc__ = "Rule ids of :func:`house_way_asia_000_with_rule`, one per rule and branch."
-ASIA_000_RULES: tuple[str, ...] = tuple(text for _, text in _RULE_TABLE)
-N_RULES = len(_RULE_TABLE)
+N_RULES = N_ASIA_000_RULES
 R = Asia000Rule  # numba reads IntEnum members as integer constants
-
-# The 35 ways to pick four of seven positions: columns 0-3 the four, 4-6 the other three.
-FOUR_OF_SEVEN = np.array([list(h) + [p for p in range(7) if p not in h]
-                          for h in combinations(range(7), 4)], dtype=np.int64)
-FOUR_OF_SEVEN.setflags(write=False)
-POPCOUNT4 = np.array([bin(i).count("1") for i in range(16)], dtype=np.int64)
-POPCOUNT4.setflags(write=False)
-SCRATCH_SIZE = 14  # length of each of the four scratch arrays (ranks, group rank/start/count)
 
 
 # ---------------------------------------------------------------------------------------------
 # shared pieces
-
-
-@njit(cache=True)
-def group_hand(hand, rk, gr, gs, gc):
-    """Rank groups of ``hand``; returns their number. ``rk[i]`` is card i's rank (joker = ace,
-    D1); groups ``k = 0..n-1`` are ordered by size, then rank, descending: rank ``gr[k]``, first
-    position ``gs[k]`` (its cards are positions ``gs[k] .. gs[k] + gc[k] - 1``), size ``gc[k]``.
-    ``gc[n..6]`` are zeroed. Entries 7..13 are scratch."""
-    n = 0
-    for i in range(7):
-        r = rank_of(hand[i])
-        rk[i] = r
-        if i > 0 and r == rk[i - 1]:
-            gc[6 + n] += 1
-        else:
-            gr[7 + n] = r
-            gs[7 + n] = i
-            gc[7 + n] = 1
-            n += 1
-    k = 0
-    for size in range(5, 0, -1):
-        for j in range(n - 1, -1, -1):
-            if gc[7 + j] == size:
-                gr[k] = gr[7 + j]
-                gs[k] = gs[7 + j]
-                gc[k] = size
-                k += 1
-    for j in range(n, 7):
-        gc[j] = 0
-    return n
-
-
-@njit(cache=True, inline="always")
-def n_high(gr, first, n):
-    """Number of High cards (J-A; the joker is an ace) among groups ``first .. n-1``."""
-    count = 0
-    for k in range(first, n):
-        if gr[k] >= JACK:
-            count += 1
-    return count
 
 
 @njit(cache=True, inline="always")
@@ -160,24 +73,6 @@ def low_medium_key(hr, mr, lr):
     """D3 "maximizing the Low and Medium Hands": Medium top card (a pair above every card), then
     Low card, then the whole Medium hand, then the High hand; larger is better."""
     return ((TWO_TO_ONE[mr] * 13 + lr) * 91 + mr) * 4096 + hr
-
-
-@njit(cache=True, inline="always")
-def is_straight_or_flush(a, b, c, d):
-    """True iff the four cards (ascending, joker last) rank as a straight, flush or straight flush;
-    the joker completes any of them (seed 000: "The Joker is a wild card that can be used as an
-    Ace or to complete a straight, a flush, or a straight flush")."""
-    ra, rb, rc = a >> 2, b >> 2, c >> 2
-    if ra == rb or rb == rc:
-        return False
-    if d == JOKER:
-        suited = (a & 3) == (b & 3) and (b & 3) == (c & 3)
-        return suited or rc - ra <= 3 or (rc == ACE and rb <= 2)
-    rd = d >> 2
-    if rc == rd:
-        return False
-    suited = (a & 3) == (b & 3) and (b & 3) == (c & 3) and (c & 3) == (d & 3)
-    return suited or rd - ra == 3 or (rd == ACE and rc == 2)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -188,7 +83,7 @@ def is_straight_or_flush(a, b, c, d):
 def no_pair(gs):
     """"No Pair (High Card) Play the 3rd highest card in the Low Hand, the 2nd and 4th highest cards
     in the Medium Hand, and the rest in the High Hand.\""""
-    return asia_index(gs[2], gs[1], gs[3]), R.NO_PAIR
+    return gs[2], gs[1], gs[3], R.NO_PAIR
 
 
 @njit(cache=True)
@@ -217,9 +112,9 @@ def one_pair(hand, gr, gs, n, high_rank, high_to_two):
                     if key > best_key or (key == best_key and s < best):
                         best, best_key = s, key
             if best >= 0:
-                return best, R.ONE_PAIR_SPLIT
-        return best, R.ONE_PAIR_SPLIT
-    return asia_index(gs[2], gs[1], gs[3]), R.ONE_PAIR_IN_HIGH
+                return setting_positions(best) + (R.ONE_PAIR_SPLIT,)
+        return setting_positions(best) + (R.ONE_PAIR_SPLIT,)
+    return gs[2], gs[1], gs[3], R.ONE_PAIR_IN_HIGH
 
 
 @njit(cache=True)
@@ -231,8 +126,8 @@ def two_pairs(gr, gs, n):
     Split: higher pair High, lower pair Medium, highest singleton Low (D5). Exception: the highest
     singleton joins the A/K card in Medium (D5)."""
     if gr[0] >= KING and n_high(gr, 2, n) == 0:
-        return asia_index(gs[0], gs[0] + 1, gs[2]), R.TWO_PAIRS_ACES_KINGS
-    return asia_index(gs[2], gs[1], gs[1] + 1), R.TWO_PAIRS
+        return gs[0], gs[0] + 1, gs[2], R.TWO_PAIRS_ACES_KINGS
+    return gs[2], gs[1], gs[1] + 1, R.TWO_PAIRS
 
 
 @njit(cache=True)
@@ -248,10 +143,10 @@ def three_pairs(gr, gs):
     "the High pair" is the highest pair (D7); "the Medium pair" is read as the lowest pair (D8:
     the middle pair always fouls); "Otherwise" covers every High singleton, A/K pair or not (D9)."""
     if gr[3] >= JACK:
-        return asia_index(gs[3], gs[0], gs[0] + 1), R.THREE_PAIRS_HIGH_SINGLETON
+        return gs[3], gs[0], gs[0] + 1, R.THREE_PAIRS_HIGH_SINGLETON
     if gr[0] >= KING:
-        return asia_index(gs[0], gs[0] + 1, gs[3]), R.THREE_PAIRS_ACES_KINGS
-    return asia_index(gs[0], gs[2], gs[2] + 1), R.THREE_PAIRS_LOW_SINGLETON
+        return gs[0], gs[0] + 1, gs[3], R.THREE_PAIRS_ACES_KINGS
+    return gs[0], gs[2], gs[2] + 1, R.THREE_PAIRS_LOW_SINGLETON
 
 
 @njit(cache=True)
@@ -263,8 +158,7 @@ def pair_in_high_maximized(gr, gs):
     for k in range(1, 5):
         if gr[k] > gr[0]:
             above += 1
-    return asia_index(merged_position(gs, above, 1), merged_position(gs, above, 0),
-                      merged_position(gs, above, 2))
+    return merged_position(gs, above, 1), merged_position(gs, above, 0), merged_position(gs, above, 2)
 
 
 @njit(cache=True, inline="always")
@@ -290,28 +184,28 @@ def three_of_a_kind(gr, gs, n):
 
     Not stated (D10): Jacks with three High cards play as 2s-10s; Qs-As with no High card play a
     pair in High like one or two; Qs-As with three High cards play as 2s-10s."""
-    trips_way = asia_index(gs[2], gs[1], gs[3])
+    trips_way = (gs[2], gs[1], gs[3])
     h = n_high(gr, 1, n)
     if gr[0] <= TEN:
-        return trips_way, R.TRIPS_2_TO_10
+        return trips_way + (R.TRIPS_2_TO_10,)
     if gr[0] == JACK:
         if h == 0:
-            return asia_index(gs[1], gs[0], gs[2]), R.TRIPS_JACKS_NO_HIGH
+            return gs[1], gs[0], gs[2], R.TRIPS_JACKS_NO_HIGH
         if h == 1:
-            return asia_index(gs[0], gs[1], gs[2]), R.TRIPS_JACKS_ONE_HIGH
-        return trips_way, R.TRIPS_JACKS_TWO_HIGH if h == 2 else R.TRIPS_JACKS_THREE_HIGH
+            return gs[0], gs[1], gs[2], R.TRIPS_JACKS_ONE_HIGH
+        return trips_way + (R.TRIPS_JACKS_TWO_HIGH if h == 2 else R.TRIPS_JACKS_THREE_HIGH,)
     if h == 3:
-        return trips_way, R.TRIPS_Q_TO_A_THREE_HIGH
+        return trips_way + (R.TRIPS_Q_TO_A_THREE_HIGH,)
     if h == 0:
-        return pair_in_high_maximized(gr, gs), R.TRIPS_Q_TO_A_NO_HIGH
-    return pair_in_high_maximized(gr, gs), R.TRIPS_Q_TO_A_ONE_OR_TWO_HIGH
+        return pair_in_high_maximized(gr, gs) + (R.TRIPS_Q_TO_A_NO_HIGH,)
+    return pair_in_high_maximized(gr, gs) + (R.TRIPS_Q_TO_A_ONE_OR_TWO_HIGH,)
 
 
 @njit(cache=True)
 def three_of_a_kind_twice(gs):
     """"Three of a Kind Twice Split up the High Three of a Kind between the Low and Medium hands.
     Play the Low Three of a Kind in the High Hand." (a pair Medium, one card Low; D11)"""
-    return asia_index(gs[0], gs[0] + 1, gs[0] + 2), R.TRIPS_TWICE
+    return gs[0], gs[0] + 1, gs[0] + 2, R.TRIPS_TWICE
 
 
 @njit(cache=True)
@@ -322,8 +216,8 @@ def trips_and_two_pairs(gr, gs):
 
     "the High pair" / "the Low pair": the higher / lower of the two pairs (D11)."""
     if gr[1] < JACK:
-        return asia_index(gs[0], gs[0] + 1, gs[0] + 2), R.TRIPS_TWO_PAIRS_NO_HIGH_PAIR
-    return asia_index(gs[1], gs[2], gs[2] + 1), R.TRIPS_TWO_PAIRS_HIGH_PAIR
+        return gs[0], gs[0] + 1, gs[0] + 2, R.TRIPS_TWO_PAIRS_NO_HIGH_PAIR
+    return gs[1], gs[2], gs[2] + 1, R.TRIPS_TWO_PAIRS_HIGH_PAIR
 
 
 @njit(cache=True)
@@ -340,12 +234,12 @@ def full_house(gr, gs):
     The sentences apply in order (D14); split High trips keep a pair High, the pair goes Medium
     (D14); free singletons maximize Low and Medium (D3)."""
     if gr[1] >= JACK:
-        return asia_index(gs[1], gs[1] + 1, gs[2]), R.FULL_HOUSE_HIGH_PAIR
+        return gs[1], gs[1] + 1, gs[2], R.FULL_HOUSE_HIGH_PAIR
     if gr[0] >= JACK:
         if gr[2] > gr[0]:
-            return asia_index(gs[2], gs[1], gs[1] + 1), R.FULL_HOUSE_HIGH_TRIPS_HIGHER_SINGLETON
-        return asia_index(gs[0], gs[1], gs[1] + 1), R.FULL_HOUSE_HIGH_TRIPS
-    return asia_index(gs[2], gs[1], gs[1] + 1), R.FULL_HOUSE_NEITHER_HIGH
+            return gs[2], gs[1], gs[1] + 1, R.FULL_HOUSE_HIGH_TRIPS_HIGHER_SINGLETON
+        return gs[0], gs[1], gs[1] + 1, R.FULL_HOUSE_HIGH_TRIPS
+    return gs[2], gs[1], gs[1] + 1, R.FULL_HOUSE_NEITHER_HIGH
 
 
 @njit(cache=True)
@@ -359,31 +253,8 @@ def straight_or_flush(hand, rk, high_rank):
     card Low) or two High cards (1st and 3rd highest Medium, 2nd Low). Best candidate by D3
     (D13); "Otherwise" includes the One Pair rule.
     Returns ``(-1, -1)`` when no candidate qualifies ("Otherwise")."""
-    # Cheap prefilter: four of a suit, or four ranks in a four-rank window (the joker fills one).
-    joker = 1 if hand[6] == JOKER else 0
-    mask = 0
-    s0 = s1 = s2 = s3 = 0
-    for i in range(7 - joker):
-        c = hand[i]
-        mask |= 1 << (c >> 2)
-        su = c & 3
-        if su == 0:
-            s0 += 1
-        elif su == 1:
-            s1 += 1
-        elif su == 2:
-            s2 += 1
-        else:
-            s3 += 1
-    possible = max(max(s0, s1), max(s2, s3)) + joker >= 4
-    if not possible:
-        wide = (mask << 1) | ((mask >> ACE) & 1)  # bit 0: ace low, bits 1..13: deuce..ace
-        for t in range(11):
-            if POPCOUNT4[(wide >> t) & 15] + joker >= 4:
-                possible = True
-                break
-    if not possible:
-        return -1, -1
+    if not may_make_straight_or_flush(hand, 4):
+        return -1, -1, -1, -1
     best, best_key, best_rule = -1, -1, -1
     for row in range(35):
         a, b = hand[FOUR_OF_SEVEN[row, 0]], hand[FOUR_OF_SEVEN[row, 1]]
@@ -407,7 +278,7 @@ def straight_or_flush(hand, rk, high_rank):
         if key > best_key or (key == best_key and s < best):
             best, best_key = s, key
             best_rule = R.STRAIGHT_FLUSH_PAIR_IN_MEDIUM if mr >= 78 else R.STRAIGHT_FLUSH_HIGH_CARDS
-    return best, best_rule
+    return setting_positions(best) + (best_rule,)
 
 
 @njit(cache=True)
@@ -421,10 +292,10 @@ def four_of_a_kind(gr, gs, n):
     "two High cards" = at least two (D15); free singletons maximize Low and Medium (D3)."""
     h = n_high(gr, 1, n)
     if gr[0] <= SIX and h >= 2 and gr[1] == ACE:
-        return asia_index(gs[2], gs[1], gs[3]), R.QUADS_LOW_WITH_ACE
+        return gs[2], gs[1], gs[3], R.QUADS_LOW_WITH_ACE
     if gr[0] >= KING and h == 0:
-        return asia_index(gs[0], gs[0] + 1, gs[1]), R.QUADS_ACES_KINGS_NO_HIGH
-    return asia_index(gs[1], gs[0], gs[0] + 1), R.QUADS_SPLIT
+        return gs[0], gs[0] + 1, gs[1], R.QUADS_ACES_KINGS_NO_HIGH
+    return gs[1], gs[0], gs[0] + 1, R.QUADS_SPLIT
 
 
 @njit(cache=True)
@@ -435,8 +306,8 @@ def four_of_a_kind_and_pair(gr, gs):
 
     A/K: the pair goes Medium, the singleton High (D16)."""
     if gr[0] >= KING:
-        return asia_index(gs[0], gs[1], gs[1] + 1), R.QUADS_PAIR_ACES_KINGS
-    return asia_index(gs[2], gs[1], gs[1] + 1), R.QUADS_PAIR
+        return gs[0], gs[1], gs[1] + 1, R.QUADS_PAIR_ACES_KINGS
+    return gs[2], gs[1], gs[1] + 1, R.QUADS_PAIR
 
 
 @njit(cache=True)
@@ -448,15 +319,15 @@ def four_of_a_kind_and_trips(gr, gs):
     Split quads: a pair Medium, one card Low, one with the trips High; otherwise the trips give a
     pair Medium and a card Low (D17)."""
     if gr[0] >= QUEEN and gr[1] <= TEN:
-        return asia_index(gs[0], gs[0] + 1, gs[0] + 2), R.QUADS_TRIPS_SPLIT
-    return asia_index(gs[1], gs[1] + 1, gs[1] + 2), R.QUADS_TRIPS
+        return gs[0], gs[0] + 1, gs[0] + 2, R.QUADS_TRIPS_SPLIT
+    return gs[1], gs[1] + 1, gs[1] + 2, R.QUADS_TRIPS
 
 
 @njit(cache=True)
 def five_aces(gs):
     """"Five Aces Play an Ace in the Low Hand, two Aces in the Medium Hand, and the rest in the High
     Hand." (with a pair, the rest is two pair; D18)"""
-    return asia_index(gs[0], gs[0] + 1, gs[0] + 2), R.FIVE_ACES
+    return gs[0], gs[0] + 1, gs[0] + 2, R.FIVE_ACES
 
 
 # ---------------------------------------------------------------------------------------------
@@ -466,70 +337,44 @@ def five_aces(gs):
 @njit(cache=True)
 def house_way_asia_000_core(hand, high_rank, high_to_two, rk, gr, gs, gc):
     """(setting, rule id) for a sorted 7-card hand, using caller-owned scratch arrays
-    (``SCRATCH_SIZE`` int64 each) so a batch loop allocates nothing per hand."""
+    (``SCRATCH_SIZE`` int64 each). Every rule returns ``(low, medium_a, medium_b, rule)``:
+    positions into the hand (low -1: none), the shape both Asia styles' rules share."""
     n = group_hand(hand, rk, gr, gs, gc)
     c0, c1, c2 = gc[0], gc[1], gc[2]
-    s, rule = -1, -1
+    lo, ma, mb, rule = -1, -1, -1, -1
     if c0 <= 2:
-        s, rule = straight_or_flush(hand, rk, high_rank)
-        if s < 0:
+        lo, ma, mb, rule = straight_or_flush(hand, rk, high_rank)
+        if lo < 0:
             if c0 == 1:
-                s, rule = no_pair(gs)
+                lo, ma, mb, rule = no_pair(gs)
             elif c1 == 1:
-                s, rule = one_pair(hand, gr, gs, n, high_rank, high_to_two)
+                lo, ma, mb, rule = one_pair(hand, gr, gs, n, high_rank, high_to_two)
             elif c2 == 1:
-                s, rule = two_pairs(gr, gs, n)
+                lo, ma, mb, rule = two_pairs(gr, gs, n)
             else:
-                s, rule = three_pairs(gr, gs)
+                lo, ma, mb, rule = three_pairs(gr, gs)
     elif c0 == 3:
         if c1 == 3:
-            s, rule = three_of_a_kind_twice(gs)
+            lo, ma, mb, rule = three_of_a_kind_twice(gs)
         elif c1 == 1:
-            s, rule = three_of_a_kind(gr, gs, n)
+            lo, ma, mb, rule = three_of_a_kind(gr, gs, n)
         elif c2 == 2:
-            s, rule = trips_and_two_pairs(gr, gs)
+            lo, ma, mb, rule = trips_and_two_pairs(gr, gs)
         else:
-            s, rule = full_house(gr, gs)
+            lo, ma, mb, rule = full_house(gr, gs)
     elif c0 == 4:
         if c1 == 3:
-            s, rule = four_of_a_kind_and_trips(gr, gs)
+            lo, ma, mb, rule = four_of_a_kind_and_trips(gr, gs)
         elif c1 == 2:
-            s, rule = four_of_a_kind_and_pair(gr, gs)
+            lo, ma, mb, rule = four_of_a_kind_and_pair(gr, gs)
         else:
-            s, rule = four_of_a_kind(gr, gs, n)
+            lo, ma, mb, rule = four_of_a_kind(gr, gs, n)
     else:
-        s, rule = five_aces(gs)
+        lo, ma, mb, rule = five_aces(gs)
+    s = asia_index(lo, ma, mb) if lo >= 0 else -1
     if s >= 0:
-        s = best_suits(hand, s, rk, high_rank)
+        s = best_suits_asia_000(hand, s, rk, high_rank)
     return checked(hand, s, rule, high_rank, high_to_two)
-
-
-@njit(cache=True)
-def best_suits(hand, s, rk, high_rank):
-    """D2: swap one High-hand card with an equal-rank Medium/Low card if that makes the High hand
-    strictly better (a suit completing a flush); Medium and Low values cannot change. Of equal-rank
-    Medium/Low cards the lower card integer then goes Low. The best swap wins, ties to the lowest
-    setting index; no improving swap keeps ``s``."""
-    best = s
-    best_hr = asia_setting_ranks(hand, s, high_rank)[0]
-    for i in range(4):
-        h = HIGH_POS[s, i]
-        for j in range(3):
-            o = LOW_POS[s] if j == 2 else MEDIUM_POS[s, j]
-            if rk[h] != rk[o]:
-                continue
-            low = h if j == 2 else LOW_POS[s]
-            ma = h if j == 0 else MEDIUM_POS[s, 0]
-            mb = h if j == 1 else MEDIUM_POS[s, 1]
-            if rk[ma] == rk[low] and ma < low:  # equal ranks: the lower card Low (D2)
-                low, ma = ma, low
-            if rk[mb] == rk[low] and mb < low:
-                low, mb = mb, low
-            s2 = asia_index(low, ma, mb)
-            hr = asia_setting_ranks(hand, s2, high_rank)[0]
-            if hr > best_hr or (hr == best_hr and best != s and s2 < best):
-                best, best_hr = s2, hr
-    return best
 
 
 @njit(cache=True)
@@ -562,42 +407,6 @@ def house_way_asia_000(hand, high_rank, high_to_two):
     return house_way_asia_000_with_rule(hand, high_rank, high_to_two)[0]
 
 
-@njit(cache=True)
-def house_way_asia_000_batch(hands, high_rank, high_to_two, out):
-    """House way of every row of ``hands`` (int64[N, 7], each sorted) into ``out[N]``.
-    Single-threaded; allocates four scratch arrays in all."""
-    rk = np.empty(SCRATCH_SIZE, dtype=np.int64)
-    gr = np.empty(SCRATCH_SIZE, dtype=np.int64)
-    gs = np.empty(SCRATCH_SIZE, dtype=np.int64)
-    gc = np.empty(SCRATCH_SIZE, dtype=np.int64)
-    for i in range(hands.shape[0]):
-        out[i] = house_way_asia_000_core(hands[i], high_rank, high_to_two, rk, gr, gs, gc)[0]
-
-
-@njit(cache=True)
-def house_way_asia_000_batch_with_rules(hands, high_rank, high_to_two, out, rules_out):
-    """:func:`house_way_asia_000_batch` that also writes each hand's rule id to ``rules_out``."""
-    rk = np.empty(SCRATCH_SIZE, dtype=np.int64)
-    gr = np.empty(SCRATCH_SIZE, dtype=np.int64)
-    gs = np.empty(SCRATCH_SIZE, dtype=np.int64)
-    gc = np.empty(SCRATCH_SIZE, dtype=np.int64)
-    for i in range(hands.shape[0]):
-        s, rule = house_way_asia_000_core(hands[i], high_rank, high_to_two, rk, gr, gs, gc)
-        out[i] = s
-        rules_out[i] = rule
-
-
-@njit(cache=True, parallel=True)
-def house_way_asia_000_batch_parallel(hands, high_rank, high_to_two, out, rules_out, n_chunks):
-    """:func:`house_way_asia_000_batch_with_rules` split into ``n_chunks`` parallel chunks."""
-    n = hands.shape[0]
-    for chunk in prange(n_chunks):
-        lo = n * chunk // n_chunks
-        hi = n * (chunk + 1) // n_chunks
-        house_way_asia_000_batch_with_rules(hands[lo:hi], high_rank, high_to_two, out[lo:hi],
-                                            rules_out[lo:hi])
-
-
 def asia_000_setting(cards, game: AsiaPoker | None = None) -> tuple[AsiaSetting, str]:
     """The seed-000 house way of seven cards (text or integers, validated) as an
     :class:`~envs.rules.asia.AsiaSetting` and the name of the rule that set it."""
@@ -605,3 +414,7 @@ def asia_000_setting(cards, game: AsiaPoker | None = None) -> tuple[AsiaSetting,
     hand = game.hand(cards)
     s, rule = house_way_asia_000_with_rule(hand, game.high_rank, game.high_to_two)
     return game.describe(hand, int(s)), ASIA_000_RULES[int(rule)]
+
+
+__all__ = ["ASIA_000_RULES", "N_RULES", "Asia000Rule", "house_way_asia_000", "house_way_asia_000_with_rule",
+           "asia_000_setting"]

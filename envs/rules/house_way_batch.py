@@ -12,43 +12,25 @@ import numba
 import numpy as np
 from numba import njit, prange
 
-from .asia import (
-    N_ASIA_SETTINGS,
-    asia_hands_won,
-    asia_is_fouled,
-    asia_main_result,
-    asia_setting_ranks,
-)
+from .asia import N_ASIA_SETTINGS
 from .dealing import deal_round, sort7
 from .enumeration import for_each_hand
 from .house_way import PAIGOW_IGW_ID, house_way, house_way_with_rule
-from .paigow import (
-    N_PAIGOW_SETTINGS,
-    paigow_hands_won,
-    paigow_is_fouled,
-    paigow_main_result,
-    paigow_setting_ranks,
-)
+from .outcome import main_outcome, setting_fouled, setting_values
+from .paigow import N_PAIGOW_SETTINGS
 
 
 @njit(cache=True)  # a visitor: never inline="always" (see envs.rules.enumeration)
 def _check_hand(hand, index, args):
     style_id, rank_table, to_two, n_rules, rule_counts, foul_counts, error_counts, t = args
     s, r = house_way_with_rule(style_id, hand, rank_table, to_two)
-    if style_id == PAIGOW_IGW_ID:
-        if s < 0 or s >= N_PAIGOW_SETTINGS or r < 0 or r >= n_rules:
-            error_counts[t] += 1
-            return
-        b, f = paigow_setting_ranks(hand, s, rank_table)
-        if paigow_is_fouled(b, f, to_two):
-            foul_counts[t, r] += 1
-    else:
-        if s < 0 or s >= N_ASIA_SETTINGS or r < 0 or r >= n_rules:
-            error_counts[t] += 1
-            return
-        h, m, lo = asia_setting_ranks(hand, s, rank_table)
-        if asia_is_fouled(h, m, lo, to_two):
-            foul_counts[t, r] += 1
+    paigow = style_id == PAIGOW_IGW_ID
+    if s < 0 or s >= (N_PAIGOW_SETTINGS if paigow else N_ASIA_SETTINGS) or r < 0 or r >= n_rules:
+        error_counts[t] += 1
+        return
+    v0, v1, v2 = setting_values(paigow, hand, s, rank_table)
+    if setting_fouled(paigow, v0, v1, v2, to_two):
+        foul_counts[t, r] += 1
     rule_counts[t, r] += 1
 
 
@@ -65,21 +47,16 @@ def exhaustive_check_tasks(style_id, tasks, rank_table, to_two, n_rules, rule_co
 def house_way_round(style_id, seed, r, rank_table, to_two, commission, cards):
     """Round ``r`` of run ``seed``, house way against house way: deals 7 + 7 cards into ``cards``
     (player ``cards[:7]``, dealer ``cards[7:]``, each sorted) and returns the player's main result
-    per unit wagered."""
+    per unit wagered (a house-way setting never fouls: the exhaustive check)."""
     deal_round(seed, r, 14, cards)
     sort7(cards, 0)
     sort7(cards, 7)
     player = cards[:7]
     dealer = cards[7:]
-    ps = house_way(style_id, player, rank_table, to_two)
-    ds = house_way(style_id, dealer, rank_table, to_two)
-    if style_id == PAIGOW_IGW_ID:
-        pb, pf = paigow_setting_ranks(player, ps, rank_table)
-        db, df = paigow_setting_ranks(dealer, ds, rank_table)
-        return paigow_main_result(paigow_hands_won(pb, pf, db, df), commission)
-    ph, pm, pl = asia_setting_ranks(player, ps, rank_table)
-    dh, dm, dl = asia_setting_ranks(dealer, ds, rank_table)
-    return asia_main_result(asia_hands_won(ph, pm, pl, dh, dm, dl))
+    paigow = style_id == PAIGOW_IGW_ID
+    p0, p1, p2 = setting_values(paigow, player, house_way(style_id, player, rank_table, to_two), rank_table)
+    d0, d1, d2 = setting_values(paigow, dealer, house_way(style_id, dealer, rank_table, to_two), rank_table)
+    return main_outcome(paigow, p0, p1, p2, d0, d1, d2, to_two, commission)[2]
 
 
 @njit(cache=True, parallel=True)
@@ -107,6 +84,14 @@ def house_way_batch(style_id, hands, rank_table, to_two, out):
     """``out[i]`` = house-way setting of the sorted hand ``hands[i]`` (parallel)."""
     for i in prange(hands.shape[0]):
         out[i] = house_way(style_id, hands[i], rank_table, to_two)
+
+
+@njit(cache=True, parallel=True)
+def house_way_batch_with_rule(style_id, hands, rank_table, to_two, out, rules_out):
+    """:func:`house_way_batch` that also writes each hand's rule id to ``rules_out[i]``
+    (``style.rule_names[rules_out[i]]`` names it)."""
+    for i in prange(hands.shape[0]):
+        out[i], rules_out[i] = house_way_with_rule(style_id, hands[i], rank_table, to_two)
 
 
 @njit(cache=True)

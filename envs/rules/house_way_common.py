@@ -1,33 +1,48 @@
-"""Shared numba helpers for the house ways: card classes, rank counts, building setting indices.
+"""What the three house-way styles share: rule ids, rank names, the straight/flush pre-check,
+the four-of-seven split, setting indices and the fallback.
 
 All functions take a hand as a sorted ``int64[7]`` (joker 52 last) and return setting indices of
 :mod:`envs.rules.asia` (0..104) or :mod:`envs.rules.paigow` (0..20).
 
+Every style module has the same shape:
+
+* its rule ids, an ``IntEnum`` built from a table of ``(NAME, text)`` pairs in
+  :mod:`envs.rules.house_way_rule_ids` (numba reads the members as integer constants, so the
+  kernels say ``R.TWO_PAIRS``);
+* one small numba function per rule, its docstring quoting the seed sentence it implements;
+* a dispatch function ``house_way_<style>_with_rule(hand, rank_table, to_two)`` returning
+  ``(setting, rule id)``. Batch work goes through :mod:`envs.rules.house_way_batch`, which
+  dispatches on the style id.
+
 Card classes (seed 000: "2-6 = Low 7-10 = Medium J-A = High"; seed 002 the same):
-``LOW_CLASS`` ranks 0..4, ``MEDIUM_CLASS`` ranks 5..8, ``HIGH_CLASS`` ranks 9..12. The joker is
-an ace for classification unless a house way says otherwise (docs/house_ways.md).
+ranks ``TWO..SIX``, ``SEVEN..TEN``, ``JACK..ACE``; the rules test them as ``r <= SIX`` and
+``r >= JACK``. The joker is an ace for classification unless a house way says otherwise
+(docs/house_ways.md).
 """
 
 from __future__ import annotations
+
+from itertools import combinations
 
 import numpy as np
 from numba import njit
 
 from .asia import HIGH_POS, LOW_POS, MEDIUM_POS, N_ASIA_SETTINGS, asia_is_fouled, asia_setting_ranks
-from .cards import JOKER
-from .paigow import FRONT_POS, N_PAIGOW_SETTINGS, paigow_is_fouled, paigow_setting_ranks
+from .cards import JOKER, Rank
+from .combinatorics import colex4
+from .enumeration import popcount
+from .paigow import N_PAIGOW_SETTINGS, paigow_is_fouled, paigow_setting_ranks
 
-ACE = 12
-KING = 11
-QUEEN = 10
-JACK = 9
-TEN = 8
-SEVEN = 5
-SIX = 4
+# rank names the rules use, all from the one :class:`~envs.rules.cards.Rank`
+TWO, FIVE, SIX, SEVEN = int(Rank.TWO), int(Rank.FIVE), int(Rank.SIX), int(Rank.SEVEN)
+TEN, JACK, QUEEN, KING, ACE = int(Rank.TEN), int(Rank.JACK), int(Rank.QUEEN), int(Rank.KING), int(Rank.ACE)
 
-LOW_CLASS = 0
-MEDIUM_CLASS = 1
-HIGH_CLASS = 2
+
+# The 35 ways to pick four of seven positions: columns 0-3 the four, 4-6 the other three
+# (both ascending), in ``itertools.combinations`` order.
+FOUR_OF_SEVEN = np.array([list(h) + [p for p in range(7) if p not in h]
+                          for h in combinations(range(7), 4)], dtype=np.int64)
+FOUR_OF_SEVEN.setflags(write=False)
 
 
 def _asia_index_table() -> np.ndarray:
@@ -40,17 +55,8 @@ def _asia_index_table() -> np.ndarray:
     return t
 
 
-def _paigow_index_table() -> np.ndarray:
-    t = np.full((7, 7), -1, dtype=np.int64)
-    for s in range(N_PAIGOW_SETTINGS):
-        a, b = FRONT_POS[s]
-        t[a, b] = s
-        t[b, a] = s
-    return t
-
 
 ASIA_INDEX = _asia_index_table()
-PAIGOW_INDEX = _paigow_index_table()
 
 
 @njit(cache=True, inline="always")
@@ -59,14 +65,54 @@ def rank_of(card):
     return ACE if card == JOKER else card >> 2
 
 
+SCRATCH_SIZE = 14  # length of each of the four scratch arrays of :func:`group_hand`
+
+
+@njit(cache=True)
+def group_hand(hand, rk, gr, gs, gc):
+    """Rank groups of ``hand``, the one grouping of cards all three styles read; returns their
+    number. ``rk[i]`` is card i's rank (the joker is an ace); groups ``k = 0..n-1`` are ordered
+    by size, then rank, descending: rank ``gr[k]``, first position ``gs[k]`` (its cards are positions ``gs[k] .. gs[k] + gc[k] - 1``), size ``gc[k]``.
+    ``gc[n..6]`` are zeroed. Entries 7..13 are scratch. The hand is sorted, so a group is a run of
+    positions (the joker, 52, right after the aces)::
+
+        positions   0    1    2    3    4    5    6
+        hand       4d   5s   6h   6c   Jd   Ad   JK
+        groups     k=0: A JK (gr 12, gs 5, gc 2)   k=1: 6 6 (gr 4, gs 2, gc 2)
+                   k=2: J (gs 4)   k=3: 5 (gs 1)   k=4: 4 (gs 0)             n = 5
+    """
+    n = 0
+    for i in range(7):
+        r = rank_of(hand[i])
+        rk[i] = r
+        if i > 0 and r == rk[i - 1]:
+            gc[6 + n] += 1
+        else:
+            gr[7 + n] = r
+            gs[7 + n] = i
+            gc[7 + n] = 1
+            n += 1
+    k = 0
+    for size in range(5, 0, -1):
+        for j in range(n - 1, -1, -1):
+            if gc[7 + j] == size:
+                gr[k] = gr[7 + j]
+                gs[k] = gs[7 + j]
+                gc[k] = size
+                k += 1
+    for j in range(n, 7):
+        gc[j] = 0
+    return n
+
+
 @njit(cache=True, inline="always")
-def rank_class(rank):
-    """LOW_CLASS (2-6), MEDIUM_CLASS (7-10) or HIGH_CLASS (J-A)."""
-    if rank <= SIX:
-        return LOW_CLASS
-    if rank <= TEN:
-        return MEDIUM_CLASS
-    return HIGH_CLASS
+def n_high(gr, first, n):
+    """Number of High cards (J-A; the joker is an ace) among groups ``first .. n-1``."""
+    count = 0
+    for k in range(first, n):
+        if gr[k] >= JACK:
+            count += 1
+    return count
 
 
 @njit(cache=True, inline="always")
@@ -76,23 +122,102 @@ def asia_index(low, med_a, med_b):
     return ASIA_INDEX[low, med_a, med_b]
 
 
+@njit(cache=True)
+def may_make_straight_or_flush(hand, n_cards):
+    """Cheap pre-check: False only if no ``n_cards`` (4 or 5) of the seven cards can make a
+    straight or a flush, the joker filling any gap: no suit with ``n_cards`` cards counting the
+    joker, no window of ``n_cards`` consecutive ranks (the ace also low) holding ``n_cards``
+    cards counting the joker."""
+    joker = 1 if hand[6] == JOKER else 0
+    suits = 0  # four 4-bit counters, one per suit
+    mask = 0
+    for i in range(7 - joker):
+        suits += 1 << ((hand[i] & 3) << 2)
+        mask |= 1 << (hand[i] >> 2)
+    for u in range(4):
+        if ((suits >> (u << 2)) & 15) + joker >= n_cards:
+            return True
+    wide = (mask << 1) | ((mask >> ACE) & 1)  # bit 0: ace low, bit r+1: rank r
+    window = (1 << n_cards) - 1
+    for lo in range(15 - n_cards):
+        if popcount((wide >> lo) & window) + joker >= n_cards:
+            return True
+    return False
+
+
 @njit(cache=True, inline="always")
-def paigow_index(front_a, front_b):
-    """Pai Gow setting index with positions ``front_a``, ``front_b`` in the front hand."""
-    return PAIGOW_INDEX[front_a, front_b]
+def setting_positions(s):
+    """``(low, medium_a, medium_b)`` positions of Asia setting ``s``, the inverse of
+    :func:`asia_index` (``(-1, -1, -1)`` for ``s < 0``): the shape an Asia rule returns."""
+    if s < 0:
+        return -1, -1, -1
+    return LOW_POS[s], MEDIUM_POS[s, 0], MEDIUM_POS[s, 1]
+
+
+# ---------------------------------------------------------------------------------------------
+# equal-rank choice: which of equal-rank cards goes to the Asia high hand. Both styles swap a
+# high-hand card for an equal-rank medium/low card when that makes a strictly better high hand
+# (a suit completing a flush, the joker completing a straight); medium and low values depend on
+# ranks only, so they never change. They differ in the order of swaps (D2 of each style).
 
 
 @njit(cache=True)
-def rank_counts(hand, joker_as_ace):
-    """Counts per rank (13); the joker adds to the aces when ``joker_as_ace``."""
-    counts = np.zeros(13, dtype=np.int64)
-    for c in hand:
-        if c == JOKER:
-            if joker_as_ace:
-                counts[ACE] += 1
-        else:
-            counts[c >> 2] += 1
-    return counts
+def best_suits_asia_000(hand, s, rk, high_rank):
+    """asia-000 D2: swap one High-hand card with an equal-rank Medium/Low card if that makes the High hand
+    strictly better (a suit completing a flush); Medium and Low values cannot change. Of equal-rank
+    Medium/Low cards the lower card integer then goes Low. The best swap wins, ties to the lowest
+    setting index; no improving swap keeps ``s``."""
+    best = s
+    best_hr = asia_setting_ranks(hand, s, high_rank)[0]
+    for i in range(4):
+        h = HIGH_POS[s, i]
+        for j in range(3):
+            o = LOW_POS[s] if j == 2 else MEDIUM_POS[s, j]
+            if rk[h] != rk[o]:
+                continue
+            low = h if j == 2 else LOW_POS[s]
+            ma = h if j == 0 else MEDIUM_POS[s, 0]
+            mb = h if j == 1 else MEDIUM_POS[s, 1]
+            if rk[ma] == rk[low] and ma < low:  # equal ranks: the lower card Low (D2)
+                low, ma = ma, low
+            if rk[mb] == rk[low] and mb < low:
+                low, mb = mb, low
+            s2 = asia_index(low, ma, mb)
+            hr = asia_setting_ranks(hand, s2, high_rank)[0]
+            if hr > best_hr or (hr == best_hr and best != s and s2 < best):
+                best, best_hr = s2, hr
+    return best
+
+
+@njit(cache=True)
+def best_suits_borgata(hand, r, lo, ma, mb, high_rank):
+    """asia-borgata D2: which of equal-rank cards goes to the high hand: swap a high card for an equal-rank
+    card of the medium or low hand while that makes a strictly better high hand."""
+    improved = True
+    while improved:
+        improved = False
+        s0 = asia_index(lo, ma, mb)
+        h = HIGH_POS[s0]
+        best = np.int64(high_rank[colex4(hand[h[0]], hand[h[1]], hand[h[2]], hand[h[3]])])
+        for i in range(4):
+            hi = h[i]
+            for which in range(3):
+                j = lo if which == 0 else (ma if which == 1 else mb)
+                if r[hi] != r[j]:
+                    continue
+                nl = hi if which == 0 else lo
+                na = hi if which == 1 else ma
+                nb = hi if which == 2 else mb
+                s1 = asia_index(nl, na, nb)
+                h1 = HIGH_POS[s1]
+                v = np.int64(high_rank[colex4(hand[h1[0]], hand[h1[1]], hand[h1[2]], hand[h1[3]])])
+                if v > best:
+                    lo, ma, mb = nl, na, nb
+                    improved = True
+                    break
+            if improved:
+                break
+    return lo, ma, mb
 
 
 @njit(cache=True)
@@ -137,7 +262,7 @@ def paigow_best_unfouled(hand, back_rank, back_to_two):
 
 
 __all__ = [
-    "ASIA_INDEX", "PAIGOW_INDEX", "HIGH_POS", "MEDIUM_POS", "LOW_POS", "FRONT_POS",
-    "asia_index", "paigow_index", "rank_of", "rank_class", "rank_counts",
-    "asia_best_unfouled", "paigow_best_unfouled",
+    "ASIA_INDEX", "FOUR_OF_SEVEN", "SCRATCH_SIZE", "TWO", "FIVE", "SIX", "SEVEN", "TEN", "JACK", "QUEEN",
+    "KING", "ACE", "asia_index", "setting_positions", "rank_of", "group_hand", "n_high", "may_make_straight_or_flush",
+    "best_suits_asia_000", "best_suits_borgata", "asia_best_unfouled", "paigow_best_unfouled",
 ]

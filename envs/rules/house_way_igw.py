@@ -4,15 +4,16 @@ Source: ``003_d88cd9e8f268a7c8.txt`` (Finnish) and its English rendering
 ``003_d88cd9e8f268a7c8.en.md``; every rule function below quotes the English sentence it
 implements. Decisions where the seed is ambiguous: ``docs/house_ways.md (paigow-igw)``.
 
-How a hand is read (all numba, one pass, no allocation in the batch loop):
+How a hand is read (all numba, one pass):
 
-1. Groups of equal rank are counted with the joker as an ace (seed 004: "The Joker can only be
-   used as an Ace or to complete a straight, a flush or a straight flush").
+1. Groups of equal rank (:func:`~envs.rules.house_way_common.group_hand`) are counted with the
+   joker as an ace (seed 004: "The Joker can only be used as an Ace or to complete a straight, a
+   flush or a straight flush").
 2. The hand's best five-card category picks the rule, best first: five aces (13), royal flush
    (12), straight flush (11), four of a kind (10), full house (6, 8, 9), flush / straight (7),
    three of a kind (5), three pairs (4), two pair (3), one pair (2), no pair (1). If a cheap
-   pre-check (:func:`_may_straight_or_flush`) finds that five of the cards could make a straight
-   or flush, all 21 settings are evaluated once (back dense rank ``br[s]``, front value ``fr[s]``)
+   pre-check (:func:`~envs.rules.house_way_common.may_make_straight_or_flush`) finds that five
+   of the cards could make a straight or flush, all 21 settings are evaluated once (back dense rank ``br[s]``, front value ``fr[s]``)
    and the category is the best of the 21 backs, so straights and flushes the joker completes come
    from the five-card table; otherwise the groups alone give it (about 85% of hands).
 3. A pair-type rule names the *ranks* of the two front cards; :func:`_setting_for_front_ranks`
@@ -23,8 +24,8 @@ How a hand is read (all numba, one pass, no allocation in the batch loop):
 5. A result that would foul (none does: the exhaustive check over all C(53, 7) hands finds none)
    or a hand no rule covers falls back to :func:`paigow_best_unfouled` with rule ``"fallback"``.
 
-Throughput: 3.4-5.2 million hands per second on one core (``house_way_igw_batch``, 1,000,000
-random hands).
+Rule ids: :class:`~envs.rules.house_way_rule_ids.IgwRule` (texts ``IGW_RULES``); batch work:
+:mod:`envs.rules.house_way_batch` with ``PAIGOW_IGW_ID``.
 """
 
 from __future__ import annotations
@@ -32,75 +33,31 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .cards import JOKER
 from .categories import HandCategory as C
 from .enumeration import popcount
-from .house_way_common import ACE, JACK, KING, SEVEN, SIX, TEN, paigow_best_unfouled, rank_of
+from .hand_eval import two_rank_value
+from .house_way_common import (
+    ACE,
+    FIVE,
+    JACK,
+    KING,
+    SCRATCH_SIZE,
+    SEVEN,
+    SIX,
+    TEN,
+    TWO,
+    group_hand,
+    may_make_straight_or_flush,
+    paigow_best_unfouled,
+    rank_of,
+)
+from .house_way_rule_ids import IGW_RULES, N_IGW_RULES, IgwRule
 from .paigow import FRONT_POS, N_PAIGOW_SETTINGS, paigow_is_fouled, paigow_setting_ranks
 
-TWO = 0  # rank of a deuce
-FIVE = 3  # rank of a five
-
 # --------------------------------------------------------------------------------------------
-# rule ids (index into IGW_RULES)
+# rule ids (IGW_RULES[id] names them)
 
-IGW_RULES: tuple[str, ...] = (
-    "no pair: second and third highest in front",                      # 0
-    "one pair: pair in back, two highest singletons in front",         # 1
-    "two pair: split",                                                 # 2
-    "two pair: both 6s or lower",                                      # 3
-    "two pair: 10s or lower + ace",                                    # 4
-    "two pair: face + 5s or lower + ace",                              # 5
-    "three pairs: highest pair in front",                              # 6
-    "three of a kind: trips in back",                                  # 7
-    "three of a kind: split three aces",                               # 8
-    "two sets of trips: pair of the higher in front",                   # 9
-    "straight: in back, highest possible front",                       # 10
-    "flush: in back, highest possible front",                          # 11
-    "straight and flush: straight in back (higher front, king-high or better)",  # 12
-    "straight and flush: flush in back",                               # 13
-    "straight/flush: play as two pair (aces and any other pair)",      # 14
-    "straight/flush: play as two pair (both pairs 10s or higher)",     # 15
-    "straight/flush: play as two pair (both pairs 10s or lower + ace)",  # 16
-    "full house: split",                                               # 17
-    "full house: pair of 2s with ace and king, keep",                  # 18
-    "full house with trips and two pairs: highest pair in front",      # 19
-    "four of a kind 2-6: keep together",                               # 20
-    "four of a kind 7-10: split",                                      # 21
-    "four of a kind 7-10: keep, ace+face or better in front",          # 22
-    "four of a kind J-K: split",                                       # 23
-    "four of a kind J-K: keep, pair of 10s or better in front",        # 24
-    "four aces: split",                                                # 25
-    "four aces: keep, pair of 7s or better in front",                  # 26
-    "straight flush: in back",                                         # 27
-    "straight flush: play as two pair (aces and any other pair)",      # 28
-    "straight flush: play as two pair (both pairs 10s or higher)",     # 29
-    "straight flush: play as two pair (both pairs 10s or lower + ace)",  # 30
-    "straight flush: straight or flush instead, ace+face or pair in front",  # 31
-    "royal flush: in back",                                            # 32
-    "royal flush: play as two pair (aces and any other pair)",         # 33
-    "royal flush: play as two pair (both pairs 10s or higher)",        # 34
-    "royal flush: break up, straight or straight flush with king or better in front",  # 35
-    "five aces: split",                                                # 36
-    "five aces: keep, pair of kings in front",                         # 37
-    "fallback",                                                        # 38
-)
-
-R_NO_PAIR, R_ONE_PAIR = 0, 1
-R_TWO_PAIR_SPLIT, R_TWO_PAIR_LOW, R_TWO_PAIR_TENS_ACE, R_TWO_PAIR_FACE_FIVES_ACE = 2, 3, 4, 5
-R_THREE_PAIRS, R_TRIPS, R_TRIP_ACES, R_TWO_TRIPS = 6, 7, 8, 9
-R_STRAIGHT, R_FLUSH, R_BOTH_STRAIGHT, R_BOTH_FLUSH = 10, 11, 12, 13
-R_STR_2P_ACES, R_STR_2P_HIGH, R_STR_2P_ACE = 14, 15, 16
-R_FULL_HOUSE_SPLIT, R_FULL_HOUSE_DEUCES_AK, R_FULL_HOUSE_TWO_PAIRS = 17, 18, 19
-R_QUADS_LOW = 20
-R_QUADS_MID_SPLIT, R_QUADS_MID_KEEP = 21, 22
-R_QUADS_HIGH_SPLIT, R_QUADS_HIGH_KEEP = 23, 24
-R_QUADS_ACES_SPLIT, R_QUADS_ACES_KEEP = 25, 26
-R_SF_KEEP, R_SF_2P_ACES, R_SF_2P_HIGH, R_SF_2P_ACE, R_SF_BREAK = 27, 28, 29, 30, 31
-R_ROYAL_KEEP, R_ROYAL_2P_ACES, R_ROYAL_2P_HIGH, R_ROYAL_BREAK = 32, 33, 34, 35
-R_FIVE_ACES_SPLIT, R_FIVE_ACES_KEEP = 36, 37
-R_FALLBACK = 38
-N_IGW_RULES = len(IGW_RULES)
+R = IgwRule  # numba reads IntEnum members as integer constants
 
 # --------------------------------------------------------------------------------------------
 # dense rank -> category of the five-card table. The number of rank classes per category is the
@@ -127,16 +84,8 @@ _ROYAL = np.int64(C.ROYAL_FLUSH)
 _FIVE_ACES = np.int64(C.FIVE_ACES)
 
 
-@njit(cache=True, inline="always")
-def _tcv(hi, lo):
-    """Two-card value of ranks ``hi >= lo`` (same scale as ``hand_eval.two_card_value``)."""
-    if hi == lo:
-        return 78 + hi
-    return hi * (hi - 1) // 2 + lo
-
-
-KING_HIGH = 11 * 10 // 2 + 0  # K-2, the lowest king-high front
-ACE_FACE = 12 * 11 // 2 + JACK  # A-J, the lowest "ace and a face card"
+KING_HIGH = two_rank_value.py_func(KING, TWO)  # K-2, the lowest king-high front
+ACE_FACE = two_rank_value.py_func(ACE, JACK)  # A-J, the lowest "ace and a face card"
 
 
 @njit(cache=True, inline="always")
@@ -179,27 +128,6 @@ def _setting_for_front_ranks(hand, ra, rb, br, have_br):
 
 
 @njit(cache=True)
-def _may_straight_or_flush(hand):
-    """False only if no five of the seven cards can make a straight or a flush (joker included):
-    no suit with five cards counting the joker, no five-rank window (A-2-3-4-5 .. T-J-Q-K-A) with
-    five cards counting the joker. Cheap pre-check that lets most hands skip the 21 settings."""
-    jk = 1 if hand[6] == JOKER else 0
-    suits = 0  # four 4-bit counters, one per suit
-    mask = 0
-    for i in range(7 - jk):
-        suits += 1 << ((hand[i] & 3) << 2)
-        mask |= 1 << (hand[i] >> 2)
-    for u in range(4):
-        if ((suits >> (u << 2)) & 15) + jk >= 5:
-            return True
-    ext = (mask << 1) | ((mask >> ACE) & 1)  # bit 0: ace as one, bit r+1: rank r
-    for lo in range(10):
-        if popcount((ext >> lo) & 31) + jk >= 5:
-            return True
-    return False
-
-
-@njit(cache=True)
 def _best_front_in(br, fr, cat_a, cat_b):
     """Among settings whose back category is ``cat_a`` or ``cat_b``: the highest front, then the
     best back, then the lowest index; -1 if none."""
@@ -228,7 +156,7 @@ def rule_no_pair(m1):
     a = _top(m1)
     b = _top(_drop(m1, a))
     c = _top(_drop(_drop(m1, a), b))
-    return b, c, R_NO_PAIR
+    return b, c, R.NO_PAIR
 
 
 @njit(cache=True)
@@ -236,7 +164,7 @@ def rule_one_pair(m1):
     """2. One pair: put the pair in back and the two highest singletons in front."""
     a = _top(m1)
     b = _top(_drop(m1, a))
-    return a, b, R_ONE_PAIR
+    return a, b, R.ONE_PAIR
 
 
 @njit(cache=True)
@@ -254,19 +182,19 @@ def rule_two_pair(m2, m1):
     s2 = _top(_drop(m1, s1))
     ace = s1 == ACE
     if hi <= SIX:
-        return s1, s2, R_TWO_PAIR_LOW
+        return s1, s2, R.TWO_PAIR_LOW
     if hi <= TEN and ace:
-        return s1, s2, R_TWO_PAIR_TENS_ACE
+        return s1, s2, R.TWO_PAIR_TENS_ACE
     if JACK <= hi <= KING and lo <= FIVE and ace:
-        return s1, s2, R_TWO_PAIR_FACE_FIVES_ACE
-    return lo, lo, R_TWO_PAIR_SPLIT
+        return s1, s2, R.TWO_PAIR_FACE_FIVES_ACE
+    return lo, lo, R.TWO_PAIR_SPLIT
 
 
 @njit(cache=True)
 def rule_three_pairs(m2):
     """4. Three pairs: play the highest pair in front."""
     p = _top(m2)
-    return p, p, R_THREE_PAIRS
+    return p, p, R.THREE_PAIRS
 
 
 @njit(cache=True)
@@ -276,8 +204,8 @@ def rule_three_of_a_kind(m3, m1):
     t = _top(m3)
     s1 = _top(m1)
     if t == ACE:
-        return ACE, s1, R_TRIP_ACES
-    return s1, _top(_drop(m1, s1)), R_TRIPS
+        return ACE, s1, R.TRIP_ACES
+    return s1, _top(_drop(m1, s1)), R.TRIPS
 
 
 @njit(cache=True)
@@ -285,7 +213,7 @@ def rule_two_trips(m3):
     """6. Two sets of three of a kind: play the higher [pair] in front [a pair from the higher
     trips in front, the lower trips in back]."""
     t = _top(m3)
-    return t, t, R_TWO_TRIPS
+    return t, t, R.TWO_TRIPS
 
 
 @njit(cache=True)
@@ -294,15 +222,15 @@ def rule_full_house(m2, m1):
     and a king can be played in front [then keep the full house in back]."""
     p = _top(m2)
     if p == TWO and (m1 >> ACE) & 1 and (m1 >> KING) & 1:
-        return ACE, KING, R_FULL_HOUSE_DEUCES_AK
-    return p, p, R_FULL_HOUSE_SPLIT
+        return ACE, KING, R.FULL_HOUSE_DEUCES_AK
+    return p, p, R.FULL_HOUSE_SPLIT
 
 
 @njit(cache=True)
 def rule_full_house_two_pairs(m2):
     """9. Full house with trips and two pairs: play the highest pair in front."""
     p = _top(m2)
-    return p, p, R_FULL_HOUSE_TWO_PAIRS
+    return p, p, R.FULL_HOUSE_TWO_PAIRS
 
 
 @njit(cache=True)
@@ -331,20 +259,20 @@ def rule_four_of_a_kind(q, m3, m2, m1):
     ``q`` is the rank of the four of a kind; ``m3, m2, m1`` describe the other three cards.
     Kept together, the best two of the other three go in front."""
     a, b = _best_two_of(m3, m2, m1)
-    v = _tcv(a, b)
+    v = two_rank_value(a, b)
     if q <= SIX:
-        return a, b, R_QUADS_LOW
+        return a, b, R.QUADS_LOW
     if q <= TEN:
         if v >= ACE_FACE:
-            return a, b, R_QUADS_MID_KEEP
-        return q, q, R_QUADS_MID_SPLIT
+            return a, b, R.QUADS_MID_KEEP
+        return q, q, R.QUADS_MID_SPLIT
     if q <= KING:
         if a == b and a >= TEN:
-            return a, b, R_QUADS_HIGH_KEEP
-        return q, q, R_QUADS_HIGH_SPLIT
+            return a, b, R.QUADS_HIGH_KEEP
+        return q, q, R.QUADS_HIGH_SPLIT
     if a == b and a >= SEVEN:
-        return a, b, R_QUADS_ACES_KEEP
-    return q, q, R_QUADS_ACES_SPLIT
+        return a, b, R.QUADS_ACES_KEEP
+    return q, q, R.QUADS_ACES_SPLIT
 
 
 @njit(cache=True)
@@ -352,8 +280,8 @@ def rule_five_aces(m2):
     """13. Five aces: split [three aces in back, a pair of aces in front] unless a pair of kings
     can be played in front."""
     if (m2 >> KING) & 1:
-        return KING, KING, R_FIVE_ACES_KEEP
-    return ACE, ACE, R_FIVE_ACES_SPLIT
+        return KING, KING, R.FIVE_ACES_KEEP
+    return ACE, ACE, R.FIVE_ACES_SPLIT
 
 
 @njit(cache=True)
@@ -397,11 +325,25 @@ def rule_straight_or_flush(br, fr):
     st = _best_front_in(br, fr, _STRAIGHT, _STRAIGHT)
     if sf >= 0 and st >= 0:
         if fr[st] > fr[sf] and fr[st] >= KING_HIGH:
-            return st, R_BOTH_STRAIGHT
-        return sf, R_BOTH_FLUSH
+            return st, R.BOTH_STRAIGHT
+        return sf, R.BOTH_FLUSH
     if sf >= 0:
-        return sf, R_FLUSH
-    return st, R_STRAIGHT
+        return sf, R.FLUSH
+    return st, R.STRAIGHT
+
+
+@njit(cache=True)
+def _keep_or_break(br, fr, cat, alt_a, alt_b, least_front, keep, brk):
+    """The best-front setting with a ``cat`` back (rule ``keep``), unless its front is below
+    ``least_front`` and a back of category ``alt_a``/``alt_b`` allows a front of at least that
+    (rule ``brk``)."""
+    s = _best_front_in(br, fr, cat, cat)
+    if fr[s] >= least_front:
+        return s, keep
+    alt = _best_front_in(br, fr, alt_a, alt_b)
+    if alt >= 0 and fr[alt] >= least_front:
+        return alt, brk
+    return s, keep
 
 
 @njit(cache=True)
@@ -413,13 +355,7 @@ def rule_straight_flush(br, fr):
 
     (The two-pair exception is handled by the caller.) The straight flush in back takes the
     highest front it allows; it is broken only if that front is below ace-face."""
-    s = _best_front_in(br, fr, _SF, _SF)
-    if fr[s] >= ACE_FACE:
-        return s, R_SF_KEEP
-    alt = _best_front_in(br, fr, _STRAIGHT, _FLUSH)
-    if alt >= 0 and fr[alt] >= ACE_FACE:
-        return alt, R_SF_BREAK
-    return s, R_SF_KEEP
+    return _keep_or_break(br, fr, _SF, _STRAIGHT, _FLUSH, ACE_FACE, R.SF_KEEP, R.SF_BREAK)
 
 
 @njit(cache=True)
@@ -430,13 +366,7 @@ def rule_royal_flush(br, fr):
 
     (The two-pair exception is handled by the caller.) The royal flush in back takes the highest
     front it allows; it is broken only if that front is below king-high."""
-    s = _best_front_in(br, fr, _ROYAL, _ROYAL)
-    if fr[s] >= KING_HIGH:
-        return s, R_ROYAL_KEEP
-    alt = _best_front_in(br, fr, _STRAIGHT, _SF)
-    if alt >= 0 and fr[alt] >= KING_HIGH:
-        return alt, R_ROYAL_BREAK
-    return s, R_ROYAL_KEEP
+    return _keep_or_break(br, fr, _ROYAL, _STRAIGHT, _SF, KING_HIGH, R.ROYAL_KEEP, R.ROYAL_BREAK)
 
 
 # --------------------------------------------------------------------------------------------
@@ -444,37 +374,31 @@ def rule_royal_flush(br, fr):
 
 
 @njit(cache=True)
-def _house_way(hand, back_rank, back_to_two, br, fr):
-    # rank masks by multiplicity (the joker is an ace); the hand is sorted so equal ranks are runs
+def _house_way(hand, back_rank, back_to_two, br, fr, rk, gr, gs, gc):
+    # rank masks by multiplicity (the joker is an ace)
     m1 = 0
     m2 = 0
     m3 = 0
     q = -1
     five = False
-    i = 0
-    while i < 7:
-        r = rank_of(hand[i])
-        j = i + 1
-        while j < 7 and rank_of(hand[j]) == r:
-            j += 1
-        n = j - i
+    for k in range(group_hand(hand, rk, gr, gs, gc)):
+        n = gc[k]
         if n == 1:
-            m1 |= 1 << r
+            m1 |= 1 << gr[k]
         elif n == 2:
-            m2 |= 1 << r
+            m2 |= 1 << gr[k]
         elif n == 3:
-            m3 |= 1 << r
+            m3 |= 1 << gr[k]
         else:
-            q = r
+            q = gr[k]
             five = n == 5
-        i = j
     n2 = popcount(m2)
     n3 = popcount(m3)
     two_pair = n2 == 2 and n3 == 0 and q < 0
 
     # the hand's best five-card category: from the 21 backs if a straight or flush may exist,
     # else from the groups alone
-    have_br = _may_straight_or_flush(hand)
+    have_br = may_make_straight_or_flush(hand, 5)
     if have_br:
         best_cat = _HIGH_CARD
         for s in range(N_PAIGOW_SETTINGS):
@@ -494,7 +418,7 @@ def _house_way(hand, back_rank, back_to_two, br, fr):
         best_cat = _HIGH_CARD  # below a straight: the groups decide
 
     s = -1
-    rule = R_FALLBACK
+    rule = R.FALLBACK
     ra = -1
     rb = -1
     if best_cat == _FIVE_ACES:
@@ -503,7 +427,7 @@ def _house_way(hand, back_rank, back_to_two, br, fr):
         reason = _play_as_two_pair_reason(m2, m1, best_cat == _SF) if two_pair else -1
         if reason >= 0:
             ra, rb, _ = rule_two_pair(m2, m1)
-            rule = (R_SF_2P_ACES if best_cat == _SF else R_ROYAL_2P_ACES) + reason
+            rule = (R.SF_2P_ACES if best_cat == _SF else R.ROYAL_2P_ACES) + reason
         elif best_cat == _SF:
             s, rule = rule_straight_flush(br, fr)
         else:
@@ -521,7 +445,7 @@ def _house_way(hand, back_rank, back_to_two, br, fr):
         reason = _play_as_two_pair_reason(m2, m1, True) if two_pair else -1
         if reason >= 0:
             ra, rb, _ = rule_two_pair(m2, m1)
-            rule = R_STR_2P_ACES + reason
+            rule = R.STR_2P_ACES + reason
         else:
             s, rule = rule_straight_or_flush(br, fr)
     elif n3 == 1:
@@ -537,10 +461,10 @@ def _house_way(hand, back_rank, back_to_two, br, fr):
     if s < 0 and ra >= 0:
         s = _setting_for_front_ranks(hand, ra, rb, br, have_br)
     if s < 0:
-        return paigow_best_unfouled(hand, back_rank, back_to_two), R_FALLBACK
+        return paigow_best_unfouled(hand, back_rank, back_to_two), R.FALLBACK
     b, f = paigow_setting_ranks(hand, s, back_rank)
     if paigow_is_fouled(b, f, back_to_two):
-        return paigow_best_unfouled(hand, back_rank, back_to_two), R_FALLBACK
+        return paigow_best_unfouled(hand, back_rank, back_to_two), R.FALLBACK
     return s, rule
 
 
@@ -551,7 +475,11 @@ def house_way_igw_with_rule(hand, back_rank, back_to_two):
     ``back_to_two`` = ``table.class_to_two.astype(np.int64)``."""
     br = np.empty(N_PAIGOW_SETTINGS, dtype=np.int64)
     fr = np.empty(N_PAIGOW_SETTINGS, dtype=np.int64)
-    return _house_way(hand, back_rank, back_to_two, br, fr)
+    rk = np.empty(SCRATCH_SIZE, dtype=np.int64)
+    gr = np.empty(SCRATCH_SIZE, dtype=np.int64)
+    gs = np.empty(SCRATCH_SIZE, dtype=np.int64)
+    gc = np.empty(SCRATCH_SIZE, dtype=np.int64)
+    return _house_way(hand, back_rank, back_to_two, br, fr, rk, gr, gs, gc)
 
 
 @njit(cache=True)
@@ -560,27 +488,7 @@ def house_way_igw(hand, back_rank, back_to_two):
     return house_way_igw_with_rule(hand, back_rank, back_to_two)[0]
 
 
-@njit(cache=True)
-def house_way_igw_batch(hands, back_rank, back_to_two, out):
-    """House-way setting of each row of ``hands`` (``int64[N, 7]``, rows sorted) into ``out``."""
-    br = np.empty(N_PAIGOW_SETTINGS, dtype=np.int64)
-    fr = np.empty(N_PAIGOW_SETTINGS, dtype=np.int64)
-    for k in range(hands.shape[0]):
-        out[k] = _house_way(hands[k], back_rank, back_to_two, br, fr)[0]
-
-
-@njit(cache=True)
-def house_way_igw_batch_with_rule(hands, back_rank, back_to_two, out, out_rule):
-    """As :func:`house_way_igw_batch`, also writing each hand's rule id into ``out_rule``."""
-    br = np.empty(N_PAIGOW_SETTINGS, dtype=np.int64)
-    fr = np.empty(N_PAIGOW_SETTINGS, dtype=np.int64)
-    for k in range(hands.shape[0]):
-        s, r = _house_way(hands[k], back_rank, back_to_two, br, fr)
-        out[k] = s
-        out_rule[k] = r
-
-
 __all__ = [
     "IGW_RULES", "N_IGW_RULES", "CLASS_CATEGORY", "house_way_igw", "house_way_igw_with_rule",
-    "house_way_igw_batch", "house_way_igw_batch_with_rule",
+    "IgwRule",
 ]

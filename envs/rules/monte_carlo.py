@@ -12,16 +12,26 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .asia import N_ASIA_SETTINGS, asia_all_setting_ranks, asia_hands_won, asia_setting_ranks
+from .asia import N_ASIA_SETTINGS, asia_all_setting_ranks, asia_hands_won
 from .dealing import deal_from, remaining_cards, sort7, stream_state
 from .house_way import house_way
+from .outcome import setting_values
 from .paigow import (
     N_PAIGOW_SETTINGS,
     paigow_all_setting_ranks,
     paigow_hands_won,
     paigow_main_result,
-    paigow_setting_ranks,
 )
+
+
+@njit(cache=True)
+def dealer_values(paigow, seed, i, rest, style_id, rank, to_two, dealer):
+    """Deal dealer hand ``i`` of the stream ``seed`` from the 46 ``rest`` cards into ``dealer``
+    (sorted) and return the values of its house-way setting
+    (:func:`envs.rules.outcome.setting_values`)."""
+    deal_from(stream_state(seed, i), rest, 46, 7, dealer)
+    sort7(dealer, 0)
+    return setting_values(paigow, dealer, house_way(style_id, dealer, rank, to_two), rank)
 
 
 @njit(cache=True)
@@ -34,10 +44,7 @@ def asia_setting_sums(hand, start, stop, seed, style_id, high_rank, high_to_two,
     rest = remaining_cards(hand)
     dealer = np.empty(7, dtype=np.int64)
     for i in range(start, stop):
-        deal_from(stream_state(seed, i), rest, 46, 7, dealer)
-        sort7(dealer, 0)
-        ds = house_way(style_id, dealer, high_rank, high_to_two)
-        dh, dm, dl = asia_setting_ranks(dealer, ds, high_rank)
+        dh, dm, dl = dealer_values(False, seed, i, rest, style_id, high_rank, high_to_two, dealer)
         for s in range(N_ASIA_SETTINGS):
             if not fouled[s]:
                 if asia_hands_won(ranks[s, 0], ranks[s, 1], ranks[s, 2], dh, dm, dl) >= 2:
@@ -76,10 +83,7 @@ def paigow_setting_sums(hand, start, stop, seed, style_id, back_rank, back_to_tw
     rest = remaining_cards(hand)
     dealer = np.empty(7, dtype=np.int64)
     for i in range(start, stop):
-        deal_from(stream_state(seed, i), rest, 46, 7, dealer)
-        sort7(dealer, 0)
-        ds = house_way(style_id, dealer, back_rank, back_to_two)
-        db, df = paigow_setting_ranks(dealer, ds, back_rank)
+        db, df, _ = dealer_values(True, seed, i, rest, style_id, back_rank, back_to_two, dealer)
         for s in range(N_PAIGOW_SETTINGS):
             if not fouled[s]:
                 x = paigow_main_result(paigow_hands_won(ranks[s, 0], ranks[s, 1], db, df), commission)

@@ -44,8 +44,26 @@ def rules_from_json(game: str, text: str | None) -> AsiaRules | PaiGowRules:
     return (AsiaRules if game == "asia" else PaiGowRules).from_dict(data)
 
 
+class _RankingOptions:
+    """What both games' options share: ``from_dict`` and the ace-low straight choice."""
+
+    ace_low_straight: str
+
+    def _check_ace_low_straight(self) -> None:
+        if not isinstance(self.ace_low_straight, str) or self.ace_low_straight not in _WHEEL_CHOICES:
+            raise ValueError(f"ace_low_straight={self.ace_low_straight!r}: expected one of {_WHEEL_CHOICES}")
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any] | None):
+        return dataclass_from_dict(cls, data)
+
+    @property
+    def wheel_high(self) -> bool:
+        return self.ace_low_straight == WHEEL_SECOND_HIGHEST
+
+
 @dataclass(frozen=True)
-class AsiaRules:
+class AsiaRules(_RankingOptions):
     """Asia Poker ranking options.
 
     Attributes:
@@ -63,20 +81,11 @@ class AsiaRules:
         if not isinstance(self.flush_beats_straight, (bool, np.bool_)):
             raise ValueError(f"flush_beats_straight={self.flush_beats_straight!r}: expected true or false")
         object.__setattr__(self, "flush_beats_straight", bool(self.flush_beats_straight))
-        if not isinstance(self.ace_low_straight, str) or self.ace_low_straight not in _WHEEL_CHOICES:
-            raise ValueError(f"ace_low_straight={self.ace_low_straight!r}: expected one of {_WHEEL_CHOICES}")
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any] | None) -> AsiaRules:
-        return dataclass_from_dict(cls, data)
-
-    @property
-    def wheel_high(self) -> bool:
-        return self.ace_low_straight == WHEEL_SECOND_HIGHEST
+        self._check_ace_low_straight()
 
 
 @dataclass(frozen=True)
-class PaiGowRules:
+class PaiGowRules(_RankingOptions):
     """Pai Gow Poker ranking and settlement options.
 
     Attributes:
@@ -91,18 +100,9 @@ class PaiGowRules:
     commission: float = 0.05
 
     def __post_init__(self):
-        if not isinstance(self.ace_low_straight, str) or self.ace_low_straight not in _WHEEL_CHOICES:
-            raise ValueError(f"ace_low_straight={self.ace_low_straight!r}: expected one of {_WHEEL_CHOICES}")
+        self._check_ace_low_straight()
         if isinstance(self.commission, (bool, np.bool_)) or not isinstance(self.commission, (int, float, np.integer, np.floating)):
             raise ValueError(f"commission={self.commission!r}: expected a number in [0, 1)")
         if not 0.0 <= float(self.commission) < 1.0:
             raise ValueError(f"commission={self.commission!r}: expected a fraction in [0, 1), e.g. 0.05")
         object.__setattr__(self, "commission", float(self.commission))
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any] | None) -> PaiGowRules:
-        return dataclass_from_dict(cls, data)
-
-    @property
-    def wheel_high(self) -> bool:
-        return self.ace_low_straight == WHEEL_SECOND_HIGHEST

@@ -28,7 +28,7 @@ from itertools import combinations
 import numpy as np
 from numba import njit
 
-from .cards import format_cards, hand_array, parse_cards
+from .cards import SevenCardGame, format_cards, parse_cards
 from .categories import HandCategory
 from .combinatorics import colex5
 from .hand_eval import two_card_value
@@ -108,7 +108,7 @@ class PaiGowSetting:
         return f"back [{format_cards(self.back)}]  front [{format_cards(self.front)}]{foul}"
 
 
-class PaiGowPoker:
+class PaiGowPoker(SevenCardGame):
     """Python API to the Pai Gow Poker rules under one set of :class:`PaiGowRules`."""
 
     n_settings = N_PAIGOW_SETTINGS
@@ -118,16 +118,6 @@ class PaiGowPoker:
         self.table: HandTable = paigow_back_table(self.rules)
         self.back_rank = self.table.rank
         self.back_to_two = self.table.class_to_two.astype(np.int64)
-
-    @staticmethod
-    def hand(cards) -> np.ndarray:
-        return hand_array(cards, n=7)
-
-    @staticmethod
-    def _check_setting(s) -> int:
-        if isinstance(s, bool) or not isinstance(s, (int, np.integer)) or not 0 <= int(s) < N_PAIGOW_SETTINGS:
-            raise ValueError(f"setting {s!r} out of range: expected an integer 0..{N_PAIGOW_SETTINGS - 1}")
-        return int(s)
 
     def ranks(self, cards, s: int) -> tuple[int, int]:
         br, fr = paigow_setting_ranks(self.hand(cards), self._check_setting(s), self.back_rank)
@@ -143,9 +133,6 @@ class PaiGowPoker:
         fouled = np.empty(N_PAIGOW_SETTINGS, dtype=np.bool_)
         paigow_all_setting_ranks(hand, self.back_rank, self.back_to_two, ranks, fouled)
         return ranks, fouled
-
-    def legal_mask(self, cards) -> np.ndarray:
-        return ~self.all_settings(cards)[1]
 
     def setting_index(self, cards, back, front) -> int:
         hand = self.hand(cards)

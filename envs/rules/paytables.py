@@ -204,24 +204,29 @@ SEED_000 = PayTable(
     ),
 )
 
+# seed 004's pay table: one row per hand, a Fortune Bonus column and an Envy column (Envy pays
+# only the top seven hands): (key, label, predicate, Fortune odds, Envy amount or None)
+_SEED_004_ROWS = (
+    ("seven_card_straight_flush_no_joker", "7 Card Straight Flush (no Joker)", "seven_card_straight_flush_natural", 2500, 1000),
+    ("royal_flush_no_joker_plus_royal_match", "Royal Flush (no Joker) plus Royal Match (suited King and Queen)",
+     "royal_flush_natural_plus_royal_match", 1000, 750),
+    ("seven_card_straight_flush_with_joker", "7 Card Straight Flush (with Joker)", "seven_card_straight_flush_joker", 750, 250),
+    ("five_aces", "Five Aces", "makes_five_aces", 250, 100),
+    ("royal_flush", "Royal Flush", "makes_royal_flush", 125, 50),
+    ("straight_flush", "Straight Flush", "makes_straight_flush", 50, 20),
+    ("four_of_a_kind", "Four of a Kind", "makes_four_of_a_kind", 25, 5),
+    ("full_house", "Full House", "makes_full_house", 5, None),
+    ("flush", "Flush", "makes_flush", 4, None),
+    ("three_of_a_kind", "Three of a Kind", "makes_three_of_a_kind", 3, None),
+    ("straight", "Straight", "makes_straight", 2, None),
+)
+
 FORTUNE = PayTable(
     name="fortune",
     game="paigow",
     kind="odds",
     source="seed 004 (Fortune Pai Gow Bonus Poker), 'Fortune Bonus' column",
-    lines=(
-        PayLine("seven_card_straight_flush_no_joker", "7 Card Straight Flush (no Joker)", 2500, "seven_card_straight_flush_natural"),
-        PayLine("royal_flush_no_joker_plus_royal_match", "Royal Flush (no Joker) plus Royal Match (suited King and Queen)", 1000, "royal_flush_natural_plus_royal_match"),
-        PayLine("seven_card_straight_flush_with_joker", "7 Card Straight Flush (with Joker)", 750, "seven_card_straight_flush_joker"),
-        PayLine("five_aces", "Five Aces", 250, "makes_five_aces"),
-        PayLine("royal_flush", "Royal Flush", 125, "makes_royal_flush"),
-        PayLine("straight_flush", "Straight Flush", 50, "makes_straight_flush"),
-        PayLine("four_of_a_kind", "Four of a Kind", 25, "makes_four_of_a_kind"),
-        PayLine("full_house", "Full House", 5, "makes_full_house"),
-        PayLine("flush", "Flush", 4, "makes_flush"),
-        PayLine("three_of_a_kind", "Three of a Kind", 3, "makes_three_of_a_kind"),
-        PayLine("straight", "Straight", 2, "makes_straight"),
-    ),
+    lines=tuple(PayLine(key, label, fortune, pred) for key, label, pred, fortune, _ in _SEED_004_ROWS),
 )
 
 ENVY = PayTable(
@@ -229,15 +234,7 @@ ENVY = PayTable(
     game="paigow",
     kind="envy",
     source="seed 004 (Fortune Pai Gow Bonus Poker), 'Envy' column; paid to a $5+ Fortune wager for another seat's hand",
-    lines=(
-        PayLine("seven_card_straight_flush_no_joker", "7 Card Straight Flush (no Joker)", 1000, "seven_card_straight_flush_natural"),
-        PayLine("royal_flush_no_joker_plus_royal_match", "Royal Flush (no Joker) plus Royal Match (suited King and Queen)", 750, "royal_flush_natural_plus_royal_match"),
-        PayLine("seven_card_straight_flush_with_joker", "7 Card Straight Flush (with Joker)", 250, "seven_card_straight_flush_joker"),
-        PayLine("five_aces", "Five Aces", 100, "makes_five_aces"),
-        PayLine("royal_flush", "Royal Flush", 50, "makes_royal_flush"),
-        PayLine("straight_flush", "Straight Flush", 20, "makes_straight_flush"),
-        PayLine("four_of_a_kind", "Four of a Kind", 5, "makes_four_of_a_kind"),
-    ),
+    lines=tuple(PayLine(key, label, envy, pred) for key, label, pred, _, envy in _SEED_004_ROWS if envy is not None),
 )
 
 ENVY_QUALIFYING_FORTUNE_WAGER = 5.0  # seed 004: "With a wager of $5 or more on the Fortune Bonus Spot"

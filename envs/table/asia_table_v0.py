@@ -42,18 +42,6 @@ config=AsiaPokerConfig | dict | None, render_mode=None | "ansi" | "human", **fie
 
 from __future__ import annotations
 
-from pettingzoo.utils.conversions import parallel_to_aec
+from .parallel import versioned_table_env
 
-from .parallel import TableParallelEnv
-
-
-class parallel_env(TableParallelEnv):  # noqa: N801 (PettingZoo's module convention)
-    __doc__ = __doc__
-    metadata = {**TableParallelEnv.metadata, "name": "asia_table_v0"}
-    game = "asia"
-
-
-def env(**kwargs):
-    """The AEC environment: :class:`parallel_env` through PettingZoo's ``parallel_to_aec``."""
-    return parallel_to_aec(parallel_env(**kwargs))
-
+parallel_env, env = versioned_table_env("asia", "asia_table_v0", __doc__)

@@ -137,12 +137,7 @@ class TableEnv(gym.Env):
             from ..render import draw_table
 
             return draw_table(self._table_view())
-        text = self.seats.render()
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
-
+        return self.seats.render_text(self.render_mode)
 
     def _table_view(self):
         """The learner's view for ``rgb_array`` (:class:`envs.render.TableView`): its cards, its

@@ -56,18 +56,6 @@ house_way_bet=(5, 0), config=PaiGowPokerConfig | dict | None, render_mode=None |
 
 from __future__ import annotations
 
-from pettingzoo.utils.conversions import parallel_to_aec
+from .parallel import versioned_table_env
 
-from .parallel import TableParallelEnv
-
-
-class parallel_env(TableParallelEnv):  # noqa: N801 (PettingZoo's module convention)
-    __doc__ = __doc__
-    metadata = {**TableParallelEnv.metadata, "name": "paigow_table_v0"}
-    game = "paigow"
-
-
-def env(**kwargs):
-    """The AEC environment: :class:`parallel_env` through PettingZoo's ``parallel_to_aec``."""
-    return parallel_to_aec(parallel_env(**kwargs))
-
+parallel_env, env = versioned_table_env("paigow", "paigow_table_v0", __doc__)

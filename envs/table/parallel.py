@@ -85,11 +85,25 @@ class TableParallelEnv(ParallelEnv):
         return obs, rew, term, trunc, infos
 
     def render(self):
-        text = self.seats.render()
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+        return self.seats.render_text(self.render_mode)
 
     def close(self):
         pass
+
+
+def versioned_table_env(game: str, name: str, doc: str):
+    """``(parallel_env, env)`` of one versioned PettingZoo module (``asia_table_v0``, ...): the
+    :class:`TableParallelEnv` of ``game`` with the module's docstring as its manual, and the AEC
+    ``env()`` through PettingZoo's ``parallel_to_aec``."""
+    from pettingzoo.utils.conversions import parallel_to_aec
+
+    parallel_env = type("parallel_env", (TableParallelEnv,), {
+        "__doc__": doc, "metadata": {**TableParallelEnv.metadata, "name": name}, "game": game,
+        "__module__": f"envs.table.{name}", "__qualname__": "parallel_env"})
+
+    def env(**kwargs):
+        """The AEC environment: :class:`parallel_env` through PettingZoo's ``parallel_to_aec``."""
+        return parallel_to_aec(parallel_env(**kwargs))
+
+    env.__module__ = f"envs.table.{name}"
+    return parallel_env, env

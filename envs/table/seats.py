@@ -303,3 +303,12 @@ class TableSeats:
                          + (f", envy {r.envy_chips:+g}" if r.envy else "") + f", net {r.net:+g}")
             lines.append(text)
         return "\n".join(lines)
+
+    def render_text(self, render_mode: str | None) -> str | None:
+        """The envs' text rendering: :meth:`render`'s text, printed (and ``None`` returned) in
+        ``"human"`` mode."""
+        text = self.render()
+        if render_mode == "human":
+            print(text)
+            return None
+        return text
