@@ -22,6 +22,7 @@ from .asia_poker import AsiaPokerEnv, AsiaPokerSettingEnv
 from .base import Phase, SplitHandEnv
 from .pai_gow_poker import PaiGowPokerEnv, PaiGowPokerSettingEnv
 from .rules.rank_tables import paigow_back_table
+from .rules.rounds_batch import new_scratch
 from .seed_stream import generator_from_state, states_from_generators
 
 _MODES = {AutoresetMode.NEXT_STEP: K.NEXT_STEP, AutoresetMode.SAME_STEP: K.SAME_STEP, AutoresetMode.DISABLED: K.DISABLED}
@@ -174,6 +175,7 @@ class SplitHandVectorEnv(VectorEnv):
         self._mask = np.zeros((n, self.n_actions), dtype=np.bool_)
         self._dealer_settings = np.zeros((n, k), dtype=np.int64)
         self._dealer_won = np.zeros((n, k), dtype=np.int64)
+        self._scratch = new_scratch(n)
         self._obs_size = proto.obs_size
         self._reset_called = False
 
@@ -272,7 +274,7 @@ class SplitHandVectorEnv(VectorEnv):
 
     def _state(self) -> tuple:
         return (self._streams, self.player, self.dealers, self.ranks, self.fouled, self.house_way_setting, self.phase,
-                self.main_wager, self.bonus_wager, self._mask, self._dealer_settings, self._dealer_won)
+                self.main_wager, self.bonus_wager, self._mask, self._dealer_settings, self._dealer_won, self._scratch)
 
     def _run(self, serial, parallel, *args) -> None:
         if self.num_threads == 1:
