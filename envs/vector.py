@@ -191,11 +191,10 @@ class SplitHandVectorEnv(VectorEnv):
         if isinstance(seed, (int, np.integer)) and not isinstance(seed, bool):
             super().reset(seed=int(seed))
         self._seed_streams(seeds, which)
-        obs = np.zeros((self.num_envs, self._obs_size), dtype=np.float32) if not self._reset_called else self._last_obs.copy()
+        obs = np.empty((self.num_envs, self._obs_size), dtype=np.float32)  # every row written from the state
         self._run(K.reset_serial, K.reset_parallel, which, self._game(), self._state(), obs)
         self._reset_called = True
-        self._last_obs = obs
-        return obs.copy(), self._base_info()
+        return obs, self._base_info()
 
     def step(self, actions):
         if not self._reset_called:
@@ -210,7 +209,6 @@ class SplitHandVectorEnv(VectorEnv):
         final_obs = np.empty((n if self._mode == K.SAME_STEP else 1, self._obs_size), dtype=np.float32)
         out = _Outputs(n, obs, final_obs)
         self._run(K.step_serial, K.step_parallel, a, self._game(), self._state(), out.as_tuple())
-        self._last_obs = obs
         self._last = out
         info = self._base_info()
         outcome = self._outcome_info(out, a)
@@ -228,7 +226,7 @@ class SplitHandVectorEnv(VectorEnv):
                 info["_final_info"] = done.copy()
         else:
             info.update(outcome)
-        return obs.copy(), out.reward, out.terminated, np.zeros(n, dtype=np.bool_), info
+        return obs, out.reward, out.terminated, np.zeros(n, dtype=np.bool_), info  # obs: fresh, never written again
 
     def action_masks(self) -> np.ndarray:
         """``bool[num_envs, A]``: the legal actions of every sub-environment (MaskablePPO's protocol)."""

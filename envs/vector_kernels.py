@@ -125,12 +125,13 @@ def _fill(i, game, state, obs_row):
 def _reset_one(i, which, game, state, obs):
     if which[i]:
         _start(i, game, state)
-        _fill(i, game, state, obs[i])
+    _fill(i, game, state, obs[i])
 
 
 @njit(cache=True)
 def reset_serial(which, game, state, obs):
-    """Start a new round in every sub-environment with ``which[i]``; write its observation."""
+    """Start a new round in every sub-environment with ``which[i]``; write every observation
+    (the others' from their unchanged state: what their last step returned)."""
     for i in range(which.shape[0]):
         _reset_one(i, which, game, state, obs)
 
