@@ -288,10 +288,13 @@ class SplitHandVectorEnv(VectorEnv):
     def _check_actions(self, actions) -> np.ndarray:
         arr = np.asarray(actions)
         if arr.dtype.kind not in "iu":
-            raise TypeError(f"actions must be integers (one per sub-environment), got dtype {arr.dtype} "
-                            f"({np.array2string(arr.reshape(-1)[:8], threshold=8)}...)")
+            flat = arr.reshape(-1)
+            first = f": sub-environment 0's action is {flat[0].item()!r}" if arr.ndim == 1 and flat.size else ""
+            raise TypeError(f"actions must be integers (one per sub-environment), got dtype {arr.dtype}{first} "
+                            f"({np.array2string(flat[:8], threshold=8)}...)")
         if arr.shape != (self.num_envs,):
-            raise ValueError(f"actions have shape {arr.shape}: expected ({self.num_envs},), one action per sub-environment")
+            raise ValueError(f"actions have shape {arr.shape}: expected ({self.num_envs},), one action per sub-environment "
+                             f"(got {np.array2string(arr.reshape(-1)[:8], threshold=8)}...)")
         if arr.dtype.kind == "u" and arr.size and int(arr.max()) > np.iinfo(np.int64).max:
             i = int(np.argmax(arr))
             raise ValueError(f"action {int(arr[i])} of sub-environment {i} out of range: expected 0..{self.n_actions - 1}")
