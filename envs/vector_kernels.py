@@ -41,9 +41,9 @@ import numpy as np
 from numba import njit, prange
 
 from .observation import OBS_SIZE, fill_observation
+from .rules.asia import asia_setting_ranks
 from .rules.bonus import features_sorted
 from .rules.dealing import bounded, stream_state
-from .rules.asia import asia_setting_ranks
 from .rules.rounds_batch import (
     asia_round_start_into,
     asia_settle_into,

@@ -13,6 +13,7 @@ from envs.rules.rounds import (
     asia_round_start,
     asia_settle,
     deal_player_and_dealers,
+    deal_player_and_dealers_into,
     paigow_round_start,
     paigow_settle,
 )
@@ -29,7 +30,6 @@ from envs.rules.rounds_batch import (
     paigow_round_start_into,
     paigow_settle_into,
 )
-from envs.rules.rounds import deal_player_and_dealers_into
 
 N_ROUNDS = 400
 SEEDS = np.random.default_rng(2026).integers(0, 2**63 - 1, N_ROUNDS)
@@ -135,7 +135,7 @@ def test_round_start_and_settle_into_match_the_reference(game, style_id, n_deale
             hw_ref = paigow_round_start(seed, style_id, rank, to_two, *ref)
             hw_new = paigow_round_start_into(seed, style_id, rank, to_two, *new, scratch)
         assert hw_new == hw_ref
-        for a, b in zip(ref, new):
+        for a, b in zip(ref, new, strict=True):
             assert np.array_equal(a, b)
         s = (k * 7) % n_set  # a spread of settings, fouled ones included
         ds_ref, dw_ref = np.empty(n_dealers, np.int64), np.empty(n_dealers, np.int64)

@@ -9,11 +9,10 @@ reduction: independent dealer hands from the same remaining deck; 1 is the real 
 
 from __future__ import annotations
 
+import numpy as np
 from numba import njit
 
 from .asia import asia_all_setting_ranks, asia_hands_won, asia_main_result, asia_setting_ranks
-import numpy as np
-
 from .dealing import deal_from_into, remaining_cards_into, sort7, stream_state
 from .house_way import house_way
 from .paigow import (
@@ -22,7 +21,6 @@ from .paigow import (
     paigow_main_result,
     paigow_setting_ranks,
 )
-
 
 DEAL_SCRATCH_SHAPE = (2, 53)  # deal_player_and_dealers_into's scratch: the shuffled copy, the rest
 
