@@ -12,6 +12,7 @@ within one run.
 
 from __future__ import annotations
 
+import os
 import time
 from typing import Any
 
@@ -264,13 +265,16 @@ def run_vector_benchmark(args) -> dict[str, Any]:
                         + (len(SETTING_IDS) if n <= SUBPROC_MAX_ENVS else 0) + (1 if _envpool_available() else 0))
                        for n in sizes)
     bar = tqdm(total=n_contenders * args.repeats, desc="vector", unit="run") if tqdm else None
+    load_before = _load_average()
     med, runs = step_rates(sizes, args.seconds, args.repeats, progress=bar.update if bar else None)
+    load_after = _load_average()
     if bar:
         bar.close()
     result: dict[str, Any] = {
         "method": "random legal actions (one numba sampler for all), resets included; steps/s = envs x step calls / s; "
                   f"median of {args.repeats} interleaved runs of >= {args.seconds} s each",
         "numba_threads": numba.config.NUMBA_NUM_THREADS, "threading_layer": _threading_layer(),
+        "load_average_1_5_15min": {"before": load_before, "after_step_rates": load_after},
         "steps_per_second": med, "runs": {k: {str(n): v for n, v in by.items()} for k, by in runs.items()},
     }
     if not _envpool_available():
@@ -291,7 +295,17 @@ def run_vector_benchmark(args) -> dict[str, Any]:
     result["ratios"] = ratios
     if args.train_steps > 0:
         result["training"] = training_rates(args.train_steps)
+        result["load_average_1_5_15min"]["after_training"] = _load_average()
     return result
+
+
+def _load_average() -> list[float] | None:
+    """The machine's 1, 5 and 15 minute load averages (None where the OS has none): a shared
+    machine's load explains absolute figures; the ratios of one run are what compare."""
+    try:
+        return [round(x, 2) for x in os.getloadavg()]
+    except (AttributeError, OSError):
+        return None
 
 
 def _threading_layer() -> str:

@@ -21,6 +21,7 @@ from . import vector_kernels as K
 from .asia_poker import AsiaPokerEnv, AsiaPokerSettingEnv
 from .base import Phase, SplitHandEnv
 from .pai_gow_poker import PaiGowPokerEnv, PaiGowPokerSettingEnv
+from .rules.rounds_batch import new_scratch
 from .seed_stream import generator_from_state, states_from_generators
 
 _MODES = {AutoresetMode.NEXT_STEP: K.NEXT_STEP, AutoresetMode.SAME_STEP: K.SAME_STEP, AutoresetMode.DISABLED: K.DISABLED}
@@ -173,6 +174,7 @@ class SplitHandVectorEnv(VectorEnv):
         self._mask = np.zeros((n, self.n_actions), dtype=np.bool_)
         self._dealer_settings = np.zeros((n, k), dtype=np.int64)
         self._dealer_won = np.zeros((n, k), dtype=np.int64)
+        self._scratch = new_scratch(n)
         self._obs_size = proto.obs_size
         self._reset_called = False
 
@@ -188,11 +190,10 @@ class SplitHandVectorEnv(VectorEnv):
         if isinstance(seed, (int, np.integer)) and not isinstance(seed, bool):
             super().reset(seed=int(seed))
         self._seed_streams(seeds, which)
-        obs = np.zeros((self.num_envs, self._obs_size), dtype=np.float32) if not self._reset_called else self._last_obs.copy()
+        obs = np.empty((self.num_envs, self._obs_size), dtype=np.float32)  # every row written from the state
         self._run(K.reset_serial, K.reset_parallel, which, self._game(), self._state(), obs)
         self._reset_called = True
-        self._last_obs = obs
-        return obs.copy(), self._base_info()
+        return obs, self._base_info()
 
     def step(self, actions):
         if not self._reset_called:
@@ -207,7 +208,6 @@ class SplitHandVectorEnv(VectorEnv):
         final_obs = np.empty((n if self._mode == K.SAME_STEP else 1, self._obs_size), dtype=np.float32)
         out = _Outputs(n, obs, final_obs)
         self._run(K.step_serial, K.step_parallel, a, self._game(), self._state(), out.as_tuple())
-        self._last_obs = obs
         self._last = out
         info = self._base_info()
         outcome = self._outcome_info(out, a)
@@ -225,7 +225,7 @@ class SplitHandVectorEnv(VectorEnv):
                 info["_final_info"] = done.copy()
         else:
             info.update(outcome)
-        return obs.copy(), out.reward, out.terminated, np.zeros(n, dtype=np.bool_), info
+        return obs, out.reward, out.terminated, np.zeros(n, dtype=np.bool_), info  # obs: fresh, never written again
 
     def action_masks(self) -> np.ndarray:
         """``bool[num_envs, A]``: the legal actions of every sub-environment (MaskablePPO's protocol)."""
@@ -271,7 +271,7 @@ class SplitHandVectorEnv(VectorEnv):
 
     def _state(self) -> tuple:
         return (self._streams, self.player, self.dealers, self.ranks, self.fouled, self.house_way_setting, self.phase,
-                self.main_wager, self.bonus_wager, self._mask, self._dealer_settings, self._dealer_won)
+                self.main_wager, self.bonus_wager, self._mask, self._dealer_settings, self._dealer_won, self._scratch)
 
     def _run(self, serial, parallel, *args) -> None:
         if self.num_threads == 1:
@@ -287,10 +287,13 @@ class SplitHandVectorEnv(VectorEnv):
     def _check_actions(self, actions) -> np.ndarray:
         arr = np.asarray(actions)
         if arr.dtype.kind not in "iu":
-            raise TypeError(f"actions must be integers (one per sub-environment), got dtype {arr.dtype} "
-                            f"({np.array2string(arr.reshape(-1)[:8], threshold=8)}...)")
+            flat = arr.reshape(-1)
+            first = f": sub-environment 0's action is {flat[0].item()!r}" if arr.ndim == 1 and flat.size else ""
+            raise TypeError(f"actions must be integers (one per sub-environment), got dtype {arr.dtype}{first} "
+                            f"({np.array2string(flat[:8], threshold=8)}...)")
         if arr.shape != (self.num_envs,):
-            raise ValueError(f"actions have shape {arr.shape}: expected ({self.num_envs},), one action per sub-environment")
+            raise ValueError(f"actions have shape {arr.shape}: expected ({self.num_envs},), one action per sub-environment "
+                             f"(got {np.array2string(arr.reshape(-1)[:8], threshold=8)}...)")
         if arr.dtype.kind == "u" and arr.size and int(arr.max()) > np.iinfo(np.int64).max:
             i = int(np.argmax(arr))
             raise ValueError(f"action {int(arr[i])} of sub-environment {i} out of range: expected 0..{self.n_actions - 1}")

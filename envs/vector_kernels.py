@@ -16,17 +16,20 @@ field           dtype, shape      meaning
 streams         uint64 (N, 4)     PCG64 state of each sub-environment's ``np_random``
 player          int64 (N, 7)      the player's sorted cards
 dealers         int64 (N, K, 7)   the K = ``dealer_samples`` dealer hands
-ranks           int64 (N, S, W)   hand values of every setting (W = 3 Asia, 2 Pai Gow)
+ranks           int64 (N, S, W)   hand values of every setting (W = 3 Asia, 2 Pai Gow); Asia
+                                  fills them only with ``observe_settings`` (their one reader)
 fouled          bool (N, S)       setting fouls
 house_way       int64 (N,)        house-way setting of the player's cards
 phase           int8 (N,)         :class:`envs.base.Phase` (bet, set, done)
 main_wager      float64 (N,)      ante / wager in chips
 bonus_wager     float64 (N,)      bonus / Fortune wager in chips
 mask            bool (N, A)       legal actions of the current phase
+scratch         int64 (N, 8, 53)  per-environment work arrays of :mod:`envs.rules.rounds_batch`
 ==============  ================  ===========================================================
 
 The kernels take three tuples: ``game`` (the constants of the table, :data:`GAME_FIELDS`),
-``state`` (the fields above, then the scratch ``dealer_settings``, ``dealer_won``) and ``out``
+``state`` (:data:`STATE_FIELDS`: the fields above, with the per-round ``dealer_settings`` and
+``dealer_won`` before ``scratch``; nothing is allocated per round) and ``out``
 (the step's outputs, :data:`OUT_FIELDS`). Each kernel comes twice, serial (``*_serial``, one
 thread: best for few environments or a busy machine) and parallel over environments
 (``*_parallel``, numba's threads); both run the same per-environment function.
@@ -38,9 +41,15 @@ import numpy as np
 from numba import njit, prange
 
 from .observation import OBS_SIZE, fill_observation
+from .rules.asia import asia_setting_ranks
 from .rules.bonus import features_sorted
 from .rules.dealing import bounded, stream_state
-from .rules.rounds import asia_round_start, asia_settle, paigow_round_start, paigow_settle
+from .rules.rounds_batch import (
+    asia_round_start_into,
+    asia_settle_into,
+    paigow_round_start_into,
+    paigow_settle_into,
+)
 from .seed_stream import next_round_seed
 
 BET, SET, DONE = 0, 1, 2  # envs.base.Phase
@@ -57,7 +66,7 @@ GAME_FIELDS = ("asia", "style_id", "rank", "to_two", "commission", "betting", "f
                "n_bet", "offset", "n_settings", "hw_action", "mask_fouls", "observe_settings", "value_scale",
                "main_max", "bonus_max", "unit", "penalty", "cat5", "line_of_code", "line_odds", "max_payout", "mode")
 STATE_FIELDS = ("streams", "player", "dealers", "ranks", "fouled", "house_way", "phase", "main_wager", "bonus_wager",
-                "mask", "dealer_settings", "dealer_won")
+                "mask", "dealer_settings", "dealer_won", "scratch")
 OUT_FIELDS = ("obs", "final_obs", "reward", "terminated", "kind", "reason", "setting", "fouled", "hands_won",
               "main_result", "main_chips", "bonus_chips", "bonus_line", "net_chips", "dealer_setting", "main_wager",
               "bonus_wager", "cards", "house_way", "dealer_cards")
@@ -67,13 +76,16 @@ OUT_FIELDS = ("obs", "final_obs", "reward", "terminated", "kind", "reason", "set
 def _start(i, game, state):
     """``SplitHandEnv.reset`` for sub-environment ``i``: draw the round seed, deal, rank."""
     asia, style_id, rank, to_two = game[0], game[1], game[2], game[3]
-    betting, fixed_wager = game[5], game[6]
+    betting, fixed_wager, observe_settings = game[5], game[6], game[14]
     streams, player, dealers, ranks, fouled, house_way, phase, main_wager, bonus_wager = state[:9]
+    scratch = state[12]
     seed = next_round_seed(streams[i])
-    if asia:
-        house_way[i] = asia_round_start(seed, style_id, rank, to_two, player[i], dealers[i], ranks[i], fouled[i])
+    if asia:  # Asia's setting values are kept only for the observation (settlement re-derives one)
+        house_way[i] = asia_round_start_into(seed, style_id, rank, to_two, player[i], dealers[i], ranks[i], fouled[i],
+                                             scratch[i], observe_settings)
     else:
-        house_way[i] = paigow_round_start(seed, style_id, rank, to_two, player[i], dealers[i], ranks[i], fouled[i])
+        house_way[i] = paigow_round_start_into(seed, style_id, rank, to_two, player[i], dealers[i], ranks[i],
+                                               fouled[i], scratch[i])
     if betting:
         phase[i] = BET
         main_wager[i] = 0.0
@@ -113,12 +125,13 @@ def _fill(i, game, state, obs_row):
 def _reset_one(i, which, game, state, obs):
     if which[i]:
         _start(i, game, state)
-        _fill(i, game, state, obs[i])
+    _fill(i, game, state, obs[i])
 
 
 @njit(cache=True)
 def reset_serial(which, game, state, obs):
-    """Start a new round in every sub-environment with ``which[i]``; write its observation."""
+    """Start a new round in every sub-environment with ``which[i]``; write every observation
+    (the others' from their unchanged state: what their last step returned)."""
     for i in range(which.shape[0]):
         _reset_one(i, which, game, state, obs)
 
@@ -163,8 +176,9 @@ def _step_one(i, actions, game, state, out):
     bet_main, bet_bonus, n_bet, offset = game[7], game[8], game[9], game[10]
     hw_action, unit, penalty, cat5, line_of_code, line_odds, max_payout, mode = (
         game[12], game[18], game[19], game[20], game[21], game[22], game[23], game[24])
+    observe_settings = game[14]
     player, dealers, ranks, fouled, house_way, phase, main_wager, bonus_wager = state[1:9]
-    dealer_settings, dealer_won = state[10], state[11]
+    dealer_settings, dealer_won, scratch = state[10], state[11], state[12]
     (obs, final_obs, reward, terminated, kind, reason, setting_out, fouled_out, hands_won, main_result, main_chips,
      bonus_chips, bonus_line, net_chips, dealer_setting, wager_out, bonus_wager_out, cards_out, house_way_out,
      dealer_cards_out) = out
@@ -188,11 +202,15 @@ def _step_one(i, actions, game, state, out):
             s = house_way[i] if a == hw_action else a - offset
             foul = fouled[i, s]
             if asia:
-                mean = asia_settle(ranks[i, s, 0], ranks[i, s, 1], ranks[i, s, 2], foul, dealers[i], style_id,
-                                   rank, to_two, dealer_settings[i], dealer_won[i])
+                if observe_settings:
+                    ph, pm, pl = ranks[i, s, 0], ranks[i, s, 1], ranks[i, s, 2]
+                else:
+                    ph, pm, pl = asia_setting_ranks(player[i], s, rank)
+                mean = asia_settle_into(ph, pm, pl, foul, dealers[i], style_id, rank, to_two, dealer_settings[i],
+                                        dealer_won[i], scratch[i])
             else:
-                mean = paigow_settle(ranks[i, s, 0], ranks[i, s, 1], foul, dealers[i], style_id, rank, to_two,
-                                     commission, dealer_settings[i], dealer_won[i])
+                mean = paigow_settle_into(ranks[i, s, 0], ranks[i, s, 1], foul, dealers[i], style_id, rank, to_two,
+                                          commission, dealer_settings[i], dealer_won[i], scratch[i])
             m_chips = main_wager[i] * mean
             b_chips = 0.0
             if bonus_wager[i] > 0:

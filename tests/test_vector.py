@@ -192,13 +192,15 @@ def test_disabled_autoreset_and_reset_mask():
     env = AsiaPokerSettingVectorEnv(2, invalid_action="raise", autoreset_mode="Disabled")
     _, info = env.reset(seed=1)
     acts = np.array([np.flatnonzero(m)[0] for m in info["action_mask"]])
-    _, _, term, _, _ = env.step(acts)
+    last_obs, _, term, _, _ = env.step(acts)
     assert term.all()
     with pytest.raises(ValueError, match="action 0 of sub-environment 0 in phase DONE"):
         env.step(np.zeros(2, dtype=np.int64))
     before = env.player.copy()
     obs, info = env.reset(options={"reset_mask": np.array([False, True])})
     np.testing.assert_array_equal(env.player[0], before[0])
+    np.testing.assert_array_equal(obs[0], last_obs[0])  # a row not reset keeps its last observation
+    assert not np.array_equal(obs[1], last_obs[1])
     assert list(info["phase"]) == ["done", "set"]
     single = AsiaPokerSettingEnv()
     single.reset(seed=2)
@@ -222,8 +224,8 @@ def test_bad_input_names_env_and_action():
     state = (env.player.copy(), env.phase.copy(), env.action_masks())
     with pytest.raises(ValueError, match=r"shape \(2,\): expected \(3,\)"):
         env.step(np.zeros(2, dtype=np.int64))
-    with pytest.raises(TypeError, match="dtype float64"):
-        env.step(np.zeros(3))
+    with pytest.raises(TypeError, match="dtype float64: sub-environment 0's action is 1.5"):
+        env.step(np.array([1.5, 0.0, 0.0]))
     with pytest.raises(TypeError, match="dtype bool"):
         env.step(np.zeros(3, dtype=bool))
     with pytest.raises(ValueError, match="action 999 of sub-environment 1 out of range: expected 0..152"):

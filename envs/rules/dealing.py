@@ -46,11 +46,11 @@ def bounded(state, n):
     return state, np.int64(((z >> uint64(32)) * uint64(n)) >> uint64(32))
 
 
-@njit(cache=True)
-def deal_from(state, pool, n_pool, k, out):
-    """Deal ``k`` distinct cards from ``pool[:n_pool]`` into ``out[:k]`` (partial Fisher-Yates on
-    a copy of the pool). Returns the new generator state."""
-    work = pool[:n_pool].copy()
+@njit(cache=True, inline="always")
+def shuffle_draw(state, work, n_pool, k, out):
+    """Partial Fisher-Yates: deal ``k`` distinct cards of ``work[:n_pool]`` into ``out[:k]``,
+    permuting ``work`` in place (the caller's copy of the pool). Returns the new generator state.
+    Every dealer of this module draws through it, so all deal the same cards for a state."""
     for i in range(k):
         state, j = bounded(state, n_pool - i)
         j += i
@@ -59,6 +59,22 @@ def deal_from(state, pool, n_pool, k, out):
         work[j] = t
         out[i] = work[i]
     return state
+
+
+@njit(cache=True)
+def deal_from(state, pool, n_pool, k, out):
+    """Deal ``k`` distinct cards from ``pool[:n_pool]`` into ``out[:k]`` (partial Fisher-Yates on
+    a copy of the pool). Returns the new generator state."""
+    return shuffle_draw(state, pool[:n_pool].copy(), n_pool, k, out)
+
+
+@njit(cache=True)
+def deal_from_into(state, pool, n_pool, k, out, work):
+    """:func:`deal_from` without allocating: ``work`` (at least ``n_pool`` entries, the caller's
+    scratch) receives the copy of the pool that is shuffled. Same cards for the same state."""
+    for i in range(n_pool):
+        work[i] = pool[i]
+    return shuffle_draw(state, work, n_pool, k, out)
 
 
 _DECK = np.arange(53, dtype=np.int64)
@@ -74,6 +90,13 @@ def deal_round(seed, index, k, out):
 def remaining_cards(hand):
     """The 46 cards not in the sorted 7-card ``hand``, ascending."""
     rest = np.empty(46, dtype=np.int64)
+    remaining_cards_into(hand, rest)
+    return rest
+
+
+@njit(cache=True)
+def remaining_cards_into(hand, rest):
+    """:func:`remaining_cards` written into ``rest[:46]`` (no allocation)."""
     k = 0
     j = 0
     for c in range(53):

@@ -1,0 +1,155 @@
+"""The allocation-free round kernels (envs.rules.rounds_batch) compute exactly what the reference
+kernels of envs.rules.rounds compute: same cards, setting values, fouls, house ways, results."""
+
+import numpy as np
+import pytest
+
+from envs.rules.asia import HIGH_POS, LOW_POS, MEDIUM_POS, asia_all_setting_ranks
+from envs.rules.dealing import deal_from, deal_round, remaining_cards, sort7, stream_state
+from envs.rules.house_way import ASIA_000_ID, ASIA_BORGATA_ID, PAIGOW_IGW_ID, house_way
+from envs.rules.options import AsiaRules, PaiGowRules
+from envs.rules.rank_tables import asia_high_table, paigow_back_table
+from envs.rules.rounds import (
+    asia_round_start,
+    asia_settle,
+    deal_player_and_dealers,
+    deal_player_and_dealers_into,
+    paigow_round_start,
+    paigow_settle,
+)
+from envs.rules.rounds_batch import (
+    FOUR_SUBSETS,
+    HIGH_OF_SETTING,
+    MEDIUM_OF_SETTING,
+    PAIRS,
+    asia_round_start_into,
+    asia_setting_values,
+    asia_settle_into,
+    house_way_into,
+    new_scratch,
+    paigow_round_start_into,
+    paigow_settle_into,
+)
+
+N_ROUNDS = 400
+SEEDS = np.random.default_rng(2026).integers(0, 2**63 - 1, N_ROUNDS)
+
+
+def _tables(game, rules=None):
+    table = asia_high_table(rules) if game == "asia" else paigow_back_table(rules)
+    return table.rank, table.class_to_two.astype(np.int64)
+
+
+def test_setting_decomposition_tables():
+    # every setting's high hand is its 4-subset, its medium hand its pair; each 4-subset is the
+    # high hand of exactly 3 settings (the other three cards: 3 choices of the low card)
+    for s in range(105):
+        assert FOUR_SUBSETS[HIGH_OF_SETTING[s]].tolist() == HIGH_POS[s].tolist()
+        assert PAIRS[MEDIUM_OF_SETTING[s]].tolist() == MEDIUM_POS[s].tolist()
+        assert sorted(HIGH_POS[s].tolist() + MEDIUM_POS[s].tolist() + [int(LOW_POS[s])]) == list(range(7))
+    assert np.bincount(HIGH_OF_SETTING, minlength=35).tolist() == [3] * 35
+    assert np.bincount(MEDIUM_OF_SETTING, minlength=21).tolist() == [5] * 21
+
+
+def test_deal_into_matches_the_allocating_dealer():
+    # the dealer as written before scratch buffers existed: deal_round, remaining_cards, deal_from
+    work = np.zeros((2, 53), dtype=np.int64)
+    for seed in SEEDS[:200]:
+        player = np.empty(7, np.int64)
+        deal_round(seed, 0, 7, player)
+        sort7(player, 0)
+        rest = remaining_cards(player)
+        ref = [player]
+        for d in range(3):
+            row = np.empty(7, np.int64)
+            deal_from(np.uint64(stream_state(seed, d + 1)), rest, 46, 7, row)
+            sort7(row, 0)
+            ref.append(row)
+        p = np.empty(7, np.int64)
+        dealers = np.empty((3, 7), np.int64)
+        deal_player_and_dealers_into(seed, 3, p, dealers, work)
+        assert np.array_equal(p, ref[0]) and np.array_equal(dealers, np.stack(ref[1:]))
+        p2 = np.empty(7, np.int64)
+        dealers2 = np.empty((3, 7), np.int64)
+        deal_player_and_dealers(seed, 3, p2, dealers2)
+        assert np.array_equal(p2, p) and np.array_equal(dealers2, dealers)
+        assert len(set(p.tolist()) | set(dealers[0].tolist())) == 14
+
+
+@pytest.mark.parametrize("rules", [None, AsiaRules(flush_beats_straight=False, ace_low_straight="second_highest")])
+def test_asia_setting_values_match_all_setting_ranks(rules):
+    rank, to_two = _tables("asia", rules)
+    scratch = new_scratch(1)[0]
+    player = np.empty(7, np.int64)
+    dealers = np.empty((1, 7), np.int64)
+    n_fouled = 0
+    for seed in SEEDS:
+        deal_player_and_dealers(seed, 1, player, dealers)
+        ref_r = np.empty((105, 3), np.int64)
+        ref_f = np.empty(105, np.bool_)
+        asia_all_setting_ranks(player, rank, to_two, ref_r, ref_f)
+        r = np.full((105, 3), -7, np.int64)
+        f = np.empty(105, np.bool_)
+        asia_setting_values(player, rank, to_two, scratch, True, r, f)
+        assert np.array_equal(r, ref_r) and np.array_equal(f, ref_f)
+        r2 = np.full((105, 3), -7, np.int64)
+        f2 = np.empty(105, np.bool_)
+        asia_setting_values(player, rank, to_two, scratch, False, r2, f2)
+        assert np.array_equal(f2, ref_f) and (r2 == -7).all()  # fouls only: ranks untouched
+        n_fouled += int(ref_f.sum())
+    assert n_fouled > 0  # the comparison saw fouled settings
+
+
+@pytest.mark.parametrize("style_id", [ASIA_000_ID, ASIA_BORGATA_ID, PAIGOW_IGW_ID])
+def test_house_way_into_matches_house_way(style_id):
+    rank, to_two = _tables("paigow" if style_id == PAIGOW_IGW_ID else "asia")
+    scratch = new_scratch(1)[0]
+    hand = np.empty(7, np.int64)
+    dealers = np.empty((1, 7), np.int64)
+    seen = set()
+    for seed in SEEDS:
+        deal_player_and_dealers(seed, 1, hand, dealers)
+        for h in (hand, dealers[0]):
+            s = house_way_into(style_id, h, rank, to_two, scratch)
+            assert s == house_way(style_id, h, rank, to_two)
+            seen.add(int(s))
+    assert len(seen) > 10  # many different settings compared, not one
+
+
+@pytest.mark.parametrize("game,style_id,n_dealers", [("asia", ASIA_000_ID, 1), ("asia", ASIA_BORGATA_ID, 3),
+                                                     ("paigow", PAIGOW_IGW_ID, 1), ("paigow", PAIGOW_IGW_ID, 4)])
+def test_round_start_and_settle_into_match_the_reference(game, style_id, n_dealers):
+    rank, to_two = _tables(game)
+    width, n_set = (3, 105) if game == "asia" else (2, 21)
+    scratch = new_scratch(1)[0]
+    results = set()
+    for k, seed in enumerate(SEEDS[:150]):
+        ref = [np.empty(7, np.int64), np.empty((n_dealers, 7), np.int64), np.empty((n_set, width), np.int64),
+               np.empty(n_set, np.bool_)]
+        new = [np.empty(7, np.int64), np.empty((n_dealers, 7), np.int64), np.zeros((n_set, width), np.int64),
+               np.empty(n_set, np.bool_)]
+        if game == "asia":
+            hw_ref = asia_round_start(seed, style_id, rank, to_two, *ref)
+            hw_new = asia_round_start_into(seed, style_id, rank, to_two, *new, scratch, True)
+        else:
+            hw_ref = paigow_round_start(seed, style_id, rank, to_two, *ref)
+            hw_new = paigow_round_start_into(seed, style_id, rank, to_two, *new, scratch)
+        assert hw_new == hw_ref
+        for a, b in zip(ref, new, strict=True):
+            assert np.array_equal(a, b)
+        s = (k * 7) % n_set  # a spread of settings, fouled ones included
+        ds_ref, dw_ref = np.empty(n_dealers, np.int64), np.empty(n_dealers, np.int64)
+        ds_new, dw_new = np.empty(n_dealers, np.int64), np.empty(n_dealers, np.int64)
+        v = ref[2][s]
+        if game == "asia":
+            m_ref = asia_settle(v[0], v[1], v[2], ref[3][s], ref[1], style_id, rank, to_two, ds_ref, dw_ref)
+            m_new = asia_settle_into(v[0], v[1], v[2], ref[3][s], ref[1], style_id, rank, to_two, ds_new, dw_new,
+                                     scratch)
+        else:
+            c = PaiGowRules().commission
+            m_ref = paigow_settle(v[0], v[1], ref[3][s], ref[1], style_id, rank, to_two, c, ds_ref, dw_ref)
+            m_new = paigow_settle_into(v[0], v[1], ref[3][s], ref[1], style_id, rank, to_two, c, ds_new, dw_new,
+                                       scratch)
+        assert m_new == m_ref and np.array_equal(ds_new, ds_ref) and np.array_equal(dw_new, dw_ref)
+        results.add(float(m_ref))
+    assert len(results) >= 2  # wins and losses both compared
