@@ -24,7 +24,7 @@ phase           int8 (N,)         :class:`envs.base.Phase` (bet, set, done)
 main_wager      float64 (N,)      ante / wager in chips
 bonus_wager     float64 (N,)      bonus / Fortune wager in chips
 mask            bool (N, A)       legal actions of the current phase
-scratch         int64 (N, 8, 53)  per-environment work arrays of :mod:`envs.rules.rounds_batch`
+scratch         int64 (N, 10, 53)  per-environment work arrays of :mod:`envs.rules.rounds_batch`
 ==============  ================  ===========================================================
 
 The kernels take three tuples: ``game`` (the constants of the table, :data:`GAME_FIELDS`),

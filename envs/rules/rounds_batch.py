@@ -8,7 +8,7 @@ and results: ``tests/test_rounds_batch.py`` compares them), with two savings:
 
 * **scratch instead of allocations**: each environment owns a ``int64[SCRATCH_ROWS,
   SCRATCH_WIDTH]`` block (:data:`SCRATCH_ROWS`), passed in: rows 0-1 the deal (shuffled deck,
-  remaining cards), rows 2-5 the house way's work arrays, rows 6-7 the setting values below;
+  remaining cards), rows 2-5 and 8-9 the house way's work arrays, rows 6-7 the setting values below;
 * **each value once**: an Asia setting is one of the C(7, 4) = 35 four-card high hands with one
   of the 3 ways to split the other three cards, so the 105 settings share 35 high-hand lookups,
   21 two-card values and 7 one-card values (:data:`HIGH_OF_SETTING`, :data:`MEDIUM_OF_SETTING`),
@@ -57,7 +57,7 @@ from .paigow import (
 )
 from .rounds import deal_player_and_dealers_into
 
-SCRATCH_ROWS = 8
+SCRATCH_ROWS = 10
 SCRATCH_WIDTH = 53
 assert SCRATCH_SIZE <= SCRATCH_WIDTH and N_PAIGOW_SETTINGS <= SCRATCH_WIDTH
 
@@ -83,7 +83,9 @@ def house_way_into(style_id, hand, rank_table, to_two, scratch):
         return house_way_asia_000_core(hand, rank_table, to_two, scratch[2, :SCRATCH_SIZE], scratch[3, :SCRATCH_SIZE],
                                        scratch[4, :SCRATCH_SIZE], scratch[5, :SCRATCH_SIZE])[0]
     if style_id == PAIGOW_IGW_ID:
-        return _igw_core(hand, rank_table, to_two, scratch[2, :N_PAIGOW_SETTINGS], scratch[3, :N_PAIGOW_SETTINGS])[0]
+        return _igw_core(hand, rank_table, to_two, scratch[8, :N_PAIGOW_SETTINGS], scratch[9, :N_PAIGOW_SETTINGS],
+                         scratch[2, :SCRATCH_SIZE], scratch[3, :SCRATCH_SIZE], scratch[4, :SCRATCH_SIZE],
+                         scratch[5, :SCRATCH_SIZE])[0]
     return house_way(style_id, hand, rank_table, to_two)
 
 
