@@ -308,7 +308,8 @@ def t_ci(x) -> tuple[float, float]:
 def aggregate(env: EnvSpec, algo: AlgoSpec, runs: list[dict]) -> dict:
     finals = [r["final"] for r in runs]
     row = {"env": env.label, "env_id": env.id, "algorithm": algo.name, "algo": algo.algo, "policy": algo.policy,
-           "seeds": [r["seed"] for r in runs], "steps": int(np.mean([r["steps"] for r in runs]))}
+           "seeds": [r["seed"] for r in runs], "steps": int(np.mean([r["steps"] for r in runs])),
+           "warm_start": algo.warm_start}
     for key in ("mean_regret", "optimal_rate", "diff_vs_house_way", "mean_reward"):
         row[key], row[key + "_ci95"] = t_ci([f[key] for f in finals])
     row["train_seconds"], row["train_seconds_ci95"] = t_ci([r["train_seconds"] for r in runs])

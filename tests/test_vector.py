@@ -53,6 +53,8 @@ CASES = [
                  id="asia-penalize-wrong-phase"),
     pytest.param(PAIGOW_IDS, {"fortune_paytable": None, "fortune_levels": [0], "mask_fouls": False,
                               "invalid_action": "penalize"}, 0.3, id="paigow-penalize-wrong-phase"),
+    pytest.param(ALL_IDS, {"setting_features": True, "observe_settings": True, "mask_fouls": False,
+                           "invalid_action": "penalize"}, 0.3, id="setting-features-penalize"),
     pytest.param(ALL_IDS, {"invalid_action": "penalize"}, 0.3, id="penalize-masked-fouls-played",
                  marks=needs_new_single_env),
     pytest.param(ALL_IDS, {}, 0.3, id="default-kwargs-any-action", marks=needs_new_single_env),
