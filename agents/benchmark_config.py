@@ -257,11 +257,12 @@ class BenchmarkConfig:
                    executor, num_cpus, tuple(refs), {k: dict(v) for k, v in ref_kwargs.items()}, str(desc or ""))
 
 
-def apply_overrides(data: Any, *, algorithms: list[str] | None = None, references: list[str] | None = None,
+def apply_overrides(data: Any, *, algorithms: list[str] | None = None, envs: list[str] | None = None,
+                    references: list[str] | None = None,
                     seeds: list[int] | None = None, total_timesteps: int | None = None, eval_every: int | None = None,
                     eval_hands: int | None = None, paired_hands: int | None = None) -> dict:
     """The raw config narrowed or re-budgeted from the command line, *before* validation: a subset
-    of its algorithms by name and other references (so a grid naming a policy that is not
+    of its algorithms by name, of its environments by label, and other references (so a grid naming a policy that is not
     installed still runs its other rows), other seeds, budget or evaluation size. Validate the
     result with :meth:`BenchmarkConfig.from_dict`."""
     import copy
@@ -275,6 +276,12 @@ def apply_overrides(data: Any, *, algorithms: list[str] | None = None, reference
             if n not in names:
                 raise ConfigError(f"unknown algorithm name {n!r}: this config has {names}")
         data["algorithms"] = [a for a in data["algorithms"] if a.get("name") in algorithms]
+    if envs is not None:
+        labels = [e.get("label") or str(e.get("id", "")).split("/")[-1] for e in data.get("envs") or [] if isinstance(e, dict)]
+        for n in envs:
+            if n not in labels:
+                raise ConfigError(f"unknown env label {n!r}: this config has {labels}")
+        data["envs"] = [e for e, label in zip(data["envs"], labels, strict=True) if label in envs]
     if references is not None:
         data["references"] = list(references)
         data["reference_kwargs"] = {k: v for k, v in (data.get("reference_kwargs") or {}).items() if k in references}

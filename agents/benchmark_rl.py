@@ -93,13 +93,16 @@ def write_run_info(out: Path, spec: RunSpec, evalset: EvalSet) -> None:
     config format, so that ``scripts/evaluate.py --model <run>/model.zip`` finds env and algorithm."""
     import yaml
 
+    from envs.registration import VECTOR_ENTRY_POINTS
+
     from .training import TrainConfig
 
     a = spec.algo
     train_cfg = TrainConfig(env_id=spec.env.id, env_kwargs=dict(spec.env.kwargs), algo=a.algo, policy=a.policy,
                             algo_kwargs=dict(a.algo_kwargs), policy_kwargs=dict(a.policy_kwargs), n_envs=a.n_envs,
                             total_timesteps=spec.total_timesteps, seed=spec.seed, run_name=spec.run_id,
-                            checkpoint_freq=spec.total_timesteps)
+                            checkpoint_freq=spec.total_timesteps, warm_start=a.warm_start,
+                            vec_env="native" if spec.env.id in VECTOR_ENTRY_POINTS else "dummy")
     d = run_dir(out, spec)
     d.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=d, prefix=".config.", suffix=".yaml.tmp")

@@ -151,10 +151,15 @@ def build_model(spec: RunSpec, n_envs: int | None = None):
     from .training import TrainConfig, algo_class, make_vec_env
     from .training import resolve_policy as training_policy
 
+    from envs.registration import VECTOR_ENTRY_POINTS
+
     a = spec.algo
+    # the native vector env where there is one: the same deals as a DummyVecEnv of single envs for
+    # the same seed (tests/test_sb3_vec.py), one numba call per step instead of n Python env steps
+    vec_env = "native" if spec.env.id in VECTOR_ENTRY_POINTS else "dummy"
     cfg = TrainConfig(env_id=spec.env.id, env_kwargs=dict(spec.env.kwargs), algo=a.algo, policy=a.policy,
                       algo_kwargs=dict(a.algo_kwargs), policy_kwargs=dict(a.policy_kwargs), n_envs=n_envs or a.n_envs,
-                      total_timesteps=spec.total_timesteps, seed=spec.seed, vec_env="dummy")
+                      total_timesteps=spec.total_timesteps, seed=spec.seed, vec_env=vec_env)
     venv = make_vec_env(cfg)
     resolve_policy(a.algo, a.policy)  # a clear error for an unknown name
     policy, policy_kwargs = training_policy(cfg)  # the setting scorer's layout is read from the env
