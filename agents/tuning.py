@@ -3,7 +3,7 @@ pruning), objective = exact regret on the grid's cached evaluation set (:mod:`ag
 
 A trial is one benchmark run (:func:`agents.benchmark_run.run_one`'s model, env and scorer) of the
 chosen algorithm with sampled hyperparameters, a fixed step budget and one seed: it is scored by
-exact regret every ``eval_every`` steps, each score is reported to Optuna, and a trial whose
+exact regret every ``eval_every`` steps, each score after step 0 is reported to Optuna, and a trial whose
 intermediate regret is worse than the median of the earlier trials at the same step is stopped
 (:class:`optuna.pruners.MedianPruner`). The objective is the last score (mean exact regret per
 hand on the evaluation set; lower is better).
@@ -84,6 +84,8 @@ def _pruning_callback(trial, points: list, state: dict):
             while state["reported"] < len(points):
                 p = points[state["reported"]]
                 state["reported"] += 1
+                if p["steps"] == 0:
+                    continue  # the untrained network's score says nothing about the hyperparameters
                 trial.report(p["mean_regret"], p["steps"])
                 if trial.should_prune():
                     state["pruned"] = True

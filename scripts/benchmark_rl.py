@@ -19,12 +19,19 @@ Examples:
     python scripts/benchmark_rl.py --config configs/benchmark/asia.yaml --address ray://head:10001
 """
 
+# ruff: noqa: E402  (the Ctrl-C guard runs before the slow imports)
 from __future__ import annotations
+
+import sys
+
+if __name__ == "__main__":
+    from agents.cli import install_startup_interrupt
+
+    install_startup_interrupt()
 
 import argparse
 import json
 import shlex
-import sys
 from pathlib import Path
 
 
@@ -54,6 +61,9 @@ def parse_args(argv=None):
 
 def main(argv=None) -> int:
     args = parse_args(argv)
+    from agents import cli
+
+    cli.handle_interrupts()  # Ctrl-C raises KeyboardInterrupt, deferred while numba compiles
     from agents.benchmark_config import BenchmarkConfig, ConfigError
 
     say = lambda m: print(m, file=sys.stderr, flush=True)  # noqa: E731

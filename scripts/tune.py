@@ -19,12 +19,19 @@ Examples:
         --trials 8 --timesteps 40000 --eval-every 10000 --eval-hands 500 --out runs/tune/asia
 """
 
+# ruff: noqa: E402  (the Ctrl-C guard runs before the slow imports)
 from __future__ import annotations
+
+import sys
+
+if __name__ == "__main__":
+    from agents.cli import install_startup_interrupt
+
+    install_startup_interrupt()
 
 import argparse
 import json
 import shlex
-import sys
 from pathlib import Path
 
 
@@ -45,6 +52,9 @@ def parse_args(argv=None):
 
 def main(argv=None) -> int:
     args = parse_args(argv)
+    from agents import cli
+
+    cli.handle_interrupts()  # Ctrl-C raises KeyboardInterrupt, deferred while numba compiles
     say = lambda m: print(m, file=sys.stderr, flush=True)  # noqa: E731
     for name in ("trials", "timesteps", "eval_every", "eval_hands"):
         v = getattr(args, name)

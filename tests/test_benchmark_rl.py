@@ -262,8 +262,8 @@ def test_report_append_replaces_only_its_own_grid(tmp_path):
     write_report(summary("g1", 0.375), report, "cmd1b", append=True)
     text = report.read_text()
     assert text.count("# RL benchmark\n") == 1 and text.count("## Grid `g1`") == 1 and text.count("## Grid `g2`") == 1
-    assert "| A | MlpPolicy | 100 | 0.3750 | 50.0% | -0.1000 | 3 | 1 |" in text and "0.2500 |" not in text
-    assert "0.1250" in text and "cmd1b" in text and "*house way* (reference) | `house-way` | – | 0.0590 ± 0.0100" in text
+    assert "| A | MlpPolicy | pure RL | 100 | 0.3750 | 50.0% | -0.1000 | 3 | 1 |" in text and "0.2500 |" not in text
+    assert "0.1250" in text and "cmd1b" in text and "*house way* (reference) | `house-way` | – | – | 0.0590 ± 0.0100" in text
     assert (tmp_path / "rl_g1.png").exists() and (tmp_path / "rl_g2.png").exists()
 
 

@@ -57,6 +57,8 @@ def test_study_scores_by_exact_regret_and_resumes(tmp_path):
     for t in first["trials"]:
         assert t["state"] in ("COMPLETE", "PRUNED")
         assert [p[0] for p in t["curve"]][:2] == [0, 64]  # scored at the grid's interval
+        if t["state"] == "PRUNED":  # never on the untrained network's step-0 score
+            assert t["curve"][-1][0] > 0
         if t["state"] == "COMPLETE":  # the objective is the last exact-regret score
             assert t["value"] == t["curve"][-1][1] and t["steps"] == 128
     best = first["best"]
