@@ -254,7 +254,8 @@ def _run_ray(todo: list[RunSpec], evalsets: dict, done: Callable, fail: Callable
     pending = {task.remote(s.to_dict(), refs_evalset[s.env.label]): s for s in todo}
     try:
         while pending:
-            ready, _ = ray.wait(list(pending), num_returns=1)
+            # a timeout, so that Ctrl-C (handled between Python bytecodes) is seen within a second
+            ready, _ = ray.wait(list(pending), num_returns=1, timeout=1.0)
             for ref in ready:
                 spec = pending.pop(ref)
                 try:
