@@ -148,10 +148,10 @@ def _regret_callback(scorer: Scorer, eval_every: int, make_policy: Callable, poi
 
 def build_model(spec: RunSpec, n_envs: int | None = None):
     """The untrained model and its vectorised env, seeded from ``spec.seed``."""
+    from envs.registration import VECTOR_ENTRY_POINTS
+
     from .training import TrainConfig, algo_class, make_vec_env
     from .training import resolve_policy as training_policy
-
-    from envs.registration import VECTOR_ENTRY_POINTS
 
     a = spec.algo
     # the native vector env where there is one: the same deals as a DummyVecEnv of single envs for
