@@ -153,6 +153,17 @@ def _key(es):
 
 
 @pytest.mark.slow  # starts a local Ray instance (about 10-20 s on two idle cores, much more under load)
+def test_scorer_grid_reports_pure_and_warm_started_runs():
+    """The goal grid: the setting scorer pure RL and warm-started from the strategy table, on both
+    games, 3 seeds, the strategy table among the references."""
+    cfg = BenchmarkConfig.from_yaml(ROOT / "configs" / "benchmark" / "scorer.yaml")
+    assert len(cfg.seeds) >= 3 and {e.label for e in cfg.envs} == {"asia", "paigow"}
+    assert {a.policy for a in cfg.algorithms} == {"SettingScorerPolicy"}
+    assert sorted(a.warm_start is not None for a in cfg.algorithms) == [False, True]
+    assert next(a for a in cfg.algorithms if a.warm_start).warm_start["teacher"] == "table"
+    assert "table" in cfg.references
+
+
 def test_ray_and_local_runs_are_identical(tmp_path):
     cfg = BenchmarkConfig.from_dict(tiny(seeds=[0, 1]))
     logs = []
