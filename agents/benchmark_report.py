@@ -121,13 +121,15 @@ def markdown(summary: dict, plots: dict[str, str], command: str) -> str:
 
 def write_report(summary: dict, report: Path, command: str, append: bool = False) -> dict[str, Path]:
     """Write the markdown report and one curve PNG per environment next to it
-    (``<report stem>_<env>.png``); returns the plot paths. ``append``: add this grid's section to
+    (``<report stem>_<env>.png``, or ``<report stem>_<grid>_<env>.png`` when appending); returns the plot paths. ``append``: add this grid's section to
     an existing report (replacing an older section of the same grid name) instead of starting anew."""
     report = Path(report)
     report.parent.mkdir(parents=True, exist_ok=True)
     plots = {}
     for env in summary["evalsets"]:
-        path = report.with_name(f"{report.stem}_{env}.png")
+        # appended grids name their plots after the grid too: two grids may share an env label
+        stem = f"{report.stem}_{summary['name']}" if append else report.stem
+        path = report.with_name(f"{stem}_{env}.png")
         curve_plot(summary, env, path)
         plots[env] = path
     section = markdown(summary, {k: v.name for k, v in plots.items()}, command)

@@ -275,7 +275,9 @@ def test_report_append_replaces_only_its_own_grid(tmp_path):
     assert text.count("# RL benchmark\n") == 1 and text.count("## Grid `g1`") == 1 and text.count("## Grid `g2`") == 1
     assert "| A | MlpPolicy | pure RL | 100 | 0.3750 | 50.0% | -0.1000 | 3 | 1 |" in text and "0.2500 |" not in text
     assert "0.1250" in text and "cmd1b" in text and "*house way* (reference) | `house-way` | – | – | 0.0590 ± 0.0100" in text
-    assert (tmp_path / "rl_g1.png").exists() and (tmp_path / "rl_g2.png").exists()
+    # an appended grid's plots carry its name: they never overwrite another grid's
+    assert (tmp_path / "rl_g1.png").exists() and (tmp_path / "rl_g2_g2.png").exists() and (tmp_path / "rl_g1_g1.png").exists()
+    assert "](rl_g1_g1.png)" in text and "](rl_g2_g2.png)" in text
 
 
 def test_a_failing_run_is_reported_and_the_others_finish(tmp_path, monkeypatch):
