@@ -159,7 +159,7 @@ def test_scorer_grid_reports_pure_and_warm_started_runs():
     cfg = BenchmarkConfig.from_yaml(ROOT / "configs" / "benchmark" / "scorer.yaml")
     assert len(cfg.seeds) >= 3 and {e.label for e in cfg.envs} == {"asia", "paigow"}
     assert {a.policy for a in cfg.algorithms} == {"SettingScorerPolicy"}
-    assert sorted(a.warm_start is not None for a in cfg.algorithms) == [False, True]
+    assert {a.warm_start is not None for a in cfg.algorithms} == {False, True}  # both kinds, reported apart
     assert next(a for a in cfg.algorithms if a.warm_start).warm_start["teacher"] == "table"
     assert "table" in cfg.references
 
