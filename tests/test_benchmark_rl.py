@@ -111,9 +111,9 @@ def test_shipped_configs_validate(name):
 
 def test_evalset_is_exact_and_a_corrupt_cache_is_rebuilt():
     from agents.evaluation import regret_summary, run_policy
-    from envs.solver.exact import ExactSolver
     from agents.policies import HouseWayPolicy
     from envs.rules.game import Game
+    from envs.solver.exact import ExactSolver
 
     solver = ExactSolver(Game("asia", "asia-000"))  # one dealer-table load for the whole test
     es = load_evalset(ASIA, ASIA_KW, 4, 77, solver=solver)
