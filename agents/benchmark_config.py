@@ -25,6 +25,8 @@ Layout (every key below is the complete set; an unknown key is an error naming i
         n_envs: 4
         algo_kwargs: {...}          # checked against the algorithm's constructor
         policy_kwargs: {...}
+        warm_start: {teacher: table, hands: 20000, epochs: 3}   # optional: behaviour cloning first
+                                    # (agents.warm_start; its time counts in the run's wall time)
     references: [table, house-way, mc-best, random]   # baselines of agents.policies, scored alike
     reference_kwargs: {mc-best: {samples: 300}}
 
@@ -46,7 +48,7 @@ TOP_KEYS = ("name", "description", "executor", "num_cpus", "total_timesteps", "e
             "algorithms", "references", "reference_kwargs")
 EVAL_KEYS = ("hands", "paired_hands", "seed", "solved")
 ENV_KEYS = ("id", "label", "kwargs")
-ALGO_KEYS = ("name", "algo", "policy", "n_envs", "algo_kwargs", "policy_kwargs")
+ALGO_KEYS = ("name", "algo", "policy", "n_envs", "algo_kwargs", "policy_kwargs", "warm_start")
 SCORER_MODULE = "agents.setting_scorer"
 
 
@@ -108,6 +110,7 @@ class AlgoSpec:
     n_envs: int = 4
     algo_kwargs: dict[str, Any] = field(default_factory=dict)
     policy_kwargs: dict[str, Any] = field(default_factory=dict)
+    warm_start: dict[str, Any] | None = None  # agents.warm_start.WarmStart fields; None: pure RL
 
 
 @dataclass(frozen=True)
@@ -219,7 +222,16 @@ class BenchmarkConfig:
             bad = [k for k in algo_kwargs if k not in params]
             if bad:
                 raise ConfigError(f"unknown key {bad[0]!r} in {label}.algo_kwargs: expected some of {sorted(params)}")
-            algo_specs.append(AlgoSpec(a["name"], a["algo"], policy, n_envs, dict(algo_kwargs), dict(policy_kwargs)))
+            warm = a.get("warm_start")
+            if warm is not None:
+                from .warm_start import WarmStart
+
+                try:
+                    WarmStart.from_dict(warm)
+                except (TypeError, ValueError) as err:
+                    raise ConfigError(f"{label}.warm_start: {err}") from None
+                warm = dict(warm)
+            algo_specs.append(AlgoSpec(a["name"], a["algo"], policy, n_envs, dict(algo_kwargs), dict(policy_kwargs), warm))
         if len({a.name for a in algo_specs}) != len(algo_specs):
             raise ConfigError("two algorithms share a name: give each a distinct 'name'")
 
@@ -250,11 +262,12 @@ class BenchmarkConfig:
                    tuple(solved))
 
 
-def apply_overrides(data: Any, *, algorithms: list[str] | None = None, references: list[str] | None = None,
+def apply_overrides(data: Any, *, algorithms: list[str] | None = None, envs: list[str] | None = None,
+                    references: list[str] | None = None,
                     seeds: list[int] | None = None, total_timesteps: int | None = None, eval_every: int | None = None,
                     eval_hands: int | None = None, paired_hands: int | None = None) -> dict:
     """The raw config narrowed or re-budgeted from the command line, *before* validation: a subset
-    of its algorithms by name and other references (so a grid naming a policy that is not
+    of its algorithms by name, of its environments by label, and other references (so a grid naming a policy that is not
     installed still runs its other rows), other seeds, budget or evaluation size. Validate the
     result with :meth:`BenchmarkConfig.from_dict`."""
     import copy
@@ -268,6 +281,12 @@ def apply_overrides(data: Any, *, algorithms: list[str] | None = None, reference
             if n not in names:
                 raise ConfigError(f"unknown algorithm name {n!r}: this config has {names}")
         data["algorithms"] = [a for a in data["algorithms"] if a.get("name") in algorithms]
+    if envs is not None:
+        labels = [e.get("label") or str(e.get("id", "")).split("/")[-1] for e in data.get("envs") or [] if isinstance(e, dict)]
+        for n in envs:
+            if n not in labels:
+                raise ConfigError(f"unknown env label {n!r}: this config has {labels}")
+        data["envs"] = [e for e, label in zip(data["envs"], labels, strict=True) if label in envs]
     if references is not None:
         data["references"] = list(references)
         data["reference_kwargs"] = {k: v for k, v in (data.get("reference_kwargs") or {}).items() if k in references}

@@ -65,6 +65,14 @@ run named under its grid. Pure RL unless a grid says otherwise.
 """
 
 
+def training_label(warm_start: dict | None) -> str:
+    """``pure RL``, or the warm start's teacher and size (behaviour cloning, then RL)."""
+    if not warm_start:
+        return "pure RL"
+    return (f"warm start: BC from `{warm_start.get('teacher', 'table')}` on {warm_start.get('hands', 20000):,} hands, "
+            "then RL")
+
+
 def markdown(summary: dict, plots: dict[str, str], command: str) -> str:
     """One grid's section: ``## Grid <name>``, then one table and one plot per environment."""
     lines = [f"## Grid `{summary['name']}`", ""]
@@ -78,7 +86,8 @@ def markdown(summary: dict, plots: dict[str, str], command: str) -> str:
         "to the house way on the same deals (common random numbers; one dealer hand per deal, so it carries "
         "dealer luck that exact regret does not). Algorithm rows: mean ± 95% Student-t interval **across seeds** of "
         "the final scores; reference rows: mean ± 95% interval **across hands**. Wall time: training only "
-        "(scoring excluded), per run, one CPU per run.",
+        "(scoring excluded; a warm start's cloning included), per run, one CPU per run. *training*: pure RL, or "
+        "a warm start (behaviour cloning from a teacher, then RL: the steps are the RL steps).",
         "",
         f"Made with `{command}`" + (f" ({summary['runs_done']}/{summary['runs_total']} runs finished)"
                                     if summary["runs_done"] < summary["runs_total"] else "") + ".",
@@ -88,19 +97,20 @@ def markdown(summary: dict, plots: dict[str, str], command: str) -> str:
         lines += [f"### {env} (`{ev['env_id']}`)", "",
                   f"Evaluation set: {ev['hands']} hands (seed {ev['seed']}, sha256 `{ev['sha256'][:16]}…`); "
                   f"paired reward on {ev['paired_hands']} hands.", "",
-                  "| algorithm | policy | steps | exact regret / hand | plays optimally | vs house way | train wall time (s) | seeds |",
-                  "|---|---|---|---|---|---|---|---|"]
-        for row in summary["rows"]:
-            if row["env"] != env:
-                continue
+                  "| algorithm | policy | training | steps | exact regret / hand | plays optimally | vs house way | train wall time (s) | seeds |",
+                  "|---|---|---|---|---|---|---|---|---|"]
+        # pure RL rows first, warm-started ones after them: the two are always reported apart
+        rows = sorted((r for r in summary["rows"] if r["env"] == env), key=lambda r: r.get("warm_start") is not None)
+        for row in rows:
             lines.append(
-                f"| {row['algorithm']} | {row['policy']} | {row['steps']:,} | {_pm(row['mean_regret'], row['mean_regret_ci95'])} "
+                f"| {row['algorithm']} | {row['policy']} | {training_label(row.get('warm_start'))} | {row['steps']:,} "
+                f"| {_pm(row['mean_regret'], row['mean_regret_ci95'])} "
                 f"| {_pm(100 * row['optimal_rate'], 100 * row['optimal_rate_ci95'], 1)}% "
                 f"| {_pm(row['diff_vs_house_way'], row['diff_vs_house_way_ci95'], sign=True)} "
                 f"| {_pm(row['train_seconds'], row['train_seconds_ci95'], 0)} | {len(row['seeds'])} |")
         for name, ref in summary["references"].get(env, {}).items():
             lines.append(
-                f"| *{REFERENCE_LABELS.get(name, name)}* (reference) | `{name}` | – | {_pm(ref['mean_regret'], ref['regret_ci95'])} "
+                f"| *{REFERENCE_LABELS.get(name, name)}* (reference) | `{name}` | – | – | {_pm(ref['mean_regret'], ref['regret_ci95'])} "
                 f"| {100 * ref['optimal_rate']:.1f}% | {_pm(ref['diff_vs_house_way'], ref['diff_vs_house_way_ci95'], sign=True)} "
                 f"| – | – |")
         lines.append("")
@@ -111,13 +121,15 @@ def markdown(summary: dict, plots: dict[str, str], command: str) -> str:
 
 def write_report(summary: dict, report: Path, command: str, append: bool = False) -> dict[str, Path]:
     """Write the markdown report and one curve PNG per environment next to it
-    (``<report stem>_<env>.png``); returns the plot paths. ``append``: add this grid's section to
+    (``<report stem>_<env>.png``, or ``<report stem>_<grid>_<env>.png`` when appending); returns the plot paths. ``append``: add this grid's section to
     an existing report (replacing an older section of the same grid name) instead of starting anew."""
     report = Path(report)
     report.parent.mkdir(parents=True, exist_ok=True)
     plots = {}
     for env in summary["evalsets"]:
-        path = report.with_name(f"{report.stem}_{env}.png")
+        # appended grids name their plots after the grid too: two grids may share an env label
+        stem = f"{report.stem}_{summary['name']}" if append else report.stem
+        path = report.with_name(f"{stem}_{env}.png")
         curve_plot(summary, env, path)
         plots[env] = path
     section = markdown(summary, {k: v.name for k, v in plots.items()}, command)

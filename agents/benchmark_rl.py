@@ -93,13 +93,16 @@ def write_run_info(out: Path, spec: RunSpec, evalset: EvalSet) -> None:
     config format, so that ``scripts/evaluate.py --model <run>/model.zip`` finds env and algorithm."""
     import yaml
 
+    from envs.registration import VECTOR_ENTRY_POINTS
+
     from .training import TrainConfig
 
     a = spec.algo
     train_cfg = TrainConfig(env_id=spec.env.id, env_kwargs=dict(spec.env.kwargs), algo=a.algo, policy=a.policy,
                             algo_kwargs=dict(a.algo_kwargs), policy_kwargs=dict(a.policy_kwargs), n_envs=a.n_envs,
                             total_timesteps=spec.total_timesteps, seed=spec.seed, run_name=spec.run_id,
-                            checkpoint_freq=spec.total_timesteps)
+                            checkpoint_freq=spec.total_timesteps, warm_start=a.warm_start,
+                            vec_env="native" if spec.env.id in VECTOR_ENTRY_POINTS else "dummy")
     d = run_dir(out, spec)
     d.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=d, prefix=".config.", suffix=".yaml.tmp")
@@ -252,7 +255,8 @@ def _run_ray(todo: list[RunSpec], evalsets: dict, done: Callable, fail: Callable
     pending = {task.remote(s.to_dict(), refs_evalset[s.env.label]): s for s in todo}
     try:
         while pending:
-            ready, _ = ray.wait(list(pending), num_returns=1)
+            # a timeout, so that Ctrl-C (handled between Python bytecodes) is seen within a second
+            ready, _ = ray.wait(list(pending), num_returns=1, timeout=1.0)
             for ref in ready:
                 spec = pending.pop(ref)
                 try:
@@ -309,7 +313,8 @@ def t_ci(x) -> tuple[float, float]:
 def aggregate(env: EnvSpec, algo: AlgoSpec, runs: list[dict]) -> dict:
     finals = [r["final"] for r in runs]
     row = {"env": env.label, "env_id": env.id, "algorithm": algo.name, "algo": algo.algo, "policy": algo.policy,
-           "seeds": [r["seed"] for r in runs], "steps": int(np.mean([r["steps"] for r in runs]))}
+           "seeds": [r["seed"] for r in runs], "steps": int(np.mean([r["steps"] for r in runs])),
+           "warm_start": algo.warm_start}
     for key in ("mean_regret", "optimal_rate", "diff_vs_house_way", "mean_reward"):
         row[key], row[key + "_ci95"] = t_ci([f[key] for f in finals])
     row["train_seconds"], row["train_seconds_ci95"] = t_ci([r["train_seconds"] for r in runs])

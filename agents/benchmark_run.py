@@ -7,7 +7,9 @@ and its rewards on all the deals are paired with the house way's (common random 
 :mod:`agents.evaluation`). Random states (Python, NumPy, torch) are saved before and restored after
 every scoring, so scoring never changes training. Seeding: ``set_random_seed(seed)``, the model's
 ``seed`` and the vectorised env's ``seed``; one torch thread. The same :class:`RunSpec` therefore
-gives the same curve in any process (a Ray worker or the driver).
+gives the same curve in any process (a Ray worker or the driver). A run with ``warm_start``
+behaviour-clones its teacher first (:func:`warm_start_model`); the clone's time is part of the
+run's wall time and the first learning-curve point (step 0) scores the cloned policy.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ import io
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
+from pathlib import Path
 
 import numpy as np
 
@@ -145,13 +148,18 @@ def _regret_callback(scorer: Scorer, eval_every: int, make_policy: Callable, poi
 
 def build_model(spec: RunSpec, n_envs: int | None = None):
     """The untrained model and its vectorised env, seeded from ``spec.seed``."""
+    from envs.registration import VECTOR_ENTRY_POINTS
+
     from .training import TrainConfig, algo_class, make_vec_env
     from .training import resolve_policy as training_policy
 
     a = spec.algo
+    # the native vector env where there is one: the same deals as a DummyVecEnv of single envs for
+    # the same seed (tests/test_sb3_vec.py), one numba call per step instead of n Python env steps
+    vec_env = "native" if spec.env.id in VECTOR_ENTRY_POINTS else "dummy"
     cfg = TrainConfig(env_id=spec.env.id, env_kwargs=dict(spec.env.kwargs), algo=a.algo, policy=a.policy,
                       algo_kwargs=dict(a.algo_kwargs), policy_kwargs=dict(a.policy_kwargs), n_envs=n_envs or a.n_envs,
-                      total_timesteps=spec.total_timesteps, seed=spec.seed, vec_env="dummy")
+                      total_timesteps=spec.total_timesteps, seed=spec.seed, vec_env=vec_env)
     venv = make_vec_env(cfg)
     resolve_policy(a.algo, a.policy)  # a clear error for an unknown name
     policy, policy_kwargs = training_policy(cfg)  # the setting scorer's layout is read from the env
@@ -191,12 +199,17 @@ def run_one(spec: RunSpec, evalset: EvalSet) -> dict:
     scorer = Scorer(spec.env, evalset, spec.eval_paired_hands)
     points: list[dict] = []
     policy = SB3Policy.from_env(scorer.env, model=model, name=spec.algo.name)
+    warm, warm_seconds = None, 0.0
+    if spec.algo.warm_start is not None:
+        t0 = time.perf_counter()
+        warm = warm_start_model(model, spec)
+        warm_seconds = time.perf_counter() - t0
     callback = _regret_callback(scorer, spec.eval_every, lambda m: policy, points)
     t0 = time.perf_counter()
     model.learn(total_timesteps=spec.total_timesteps, callback=callback, progress_bar=False)
     if points[-1]["steps"] != model.num_timesteps:
         callback.evaluate()
-    wall = time.perf_counter() - t0
+    wall = time.perf_counter() - t0 + warm_seconds
     venv.close()
     scorer.close()
     buf = io.BytesIO()
@@ -205,7 +218,24 @@ def run_one(spec: RunSpec, evalset: EvalSet) -> dict:
             "env": spec.env.label, "env_id": spec.env.id, "algorithm": spec.algo.name, "seed": spec.seed,
             "steps": int(model.num_timesteps), "train_seconds": wall - callback.eval_seconds,
             "eval_seconds": callback.eval_seconds, "total_seconds": time.perf_counter() - t_start,
+            "warm_start": warm, "warm_start_seconds": warm_seconds,
             "evalset_sha256": evalset.sha256, "versions": versions(), "curve": points, "final": points[-1]}
+
+
+def warm_start_model(model, spec: RunSpec) -> dict:
+    """Behaviour-clone the untrained ``model`` from the run's ``warm_start`` teacher
+    (:mod:`agents.warm_start`; the teacher's dataset is written to a temporary directory and
+    dropped: it is reproducible from the teacher, its seed and the env). Its time counts in the
+    run's ``train_seconds``: the step budget is the RL fine-tuning that follows."""
+    import tempfile
+
+    import gymnasium as gym
+
+    from .warm_start import WarmStart, warm_start
+
+    ws = WarmStart.from_dict(dict(spec.algo.warm_start))
+    with tempfile.TemporaryDirectory(prefix="warm_start_") as tmp:
+        return warm_start(model, lambda: gym.make(spec.env.id, **spec.env.kwargs), ws, Path(tmp), log=lambda m: None)
 
 
 def _ray_run_one(spec_dict: dict, evalset: EvalSet) -> dict:

@@ -104,7 +104,9 @@ class SettingScorerNet(nn.Module):
         return h, c, pooled
 
     def forward_actor(self, obs: th.Tensor) -> th.Tensor:
-        h, c, pooled = self._encode(obs)
+        return self._logits(*self._encode(obs))
+
+    def _logits(self, h: th.Tensor, c: th.Tensor, pooled: th.Tensor) -> th.Tensor:
         ctx = self.ctx(th.cat([c, h.mean(dim=1)], dim=1))
         scores = self.score(h).squeeze(2) + th.einsum("bsh,bh->bs", h, self.modulate(ctx))
         parts = []
@@ -119,7 +121,10 @@ class SettingScorerNet(nn.Module):
         return self.value(self._encode(obs)[2])
 
     def forward(self, obs: th.Tensor):
-        return self.forward_actor(obs), self.forward_critic(obs)
+        """Logits and value features from one pass of the shared network over the settings
+        (SB3 calls this in rollouts and in training; encoding once halves the per-setting work)."""
+        h, c, pooled = self._encode(obs)
+        return self._logits(h, c, pooled), self.value(pooled)
 
 
 class _ScorerMixin:

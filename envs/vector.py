@@ -60,7 +60,8 @@ _MANUAL = """
     ## Observation Space
     ``Box(0, 1, (num_envs, D), float32)``: row ``i`` is sub-environment ``i``'s observation in
     the layout of :mod:`envs.observation` (``single_observation_space``; D = 202, or more with
-    ``observe_settings``).
+    ``observe_settings`` and ``setting_features``; the feature block is filled by numpy after the
+    kernel, :meth:`envs.setting_features.SettingFeatures.fill_batch`).
 
     ## Rewards
     ``float64[num_envs]``, the single environment's reward per sub-environment.
@@ -176,6 +177,8 @@ class SplitHandVectorEnv(VectorEnv):
         self._dealer_won = np.zeros((n, k), dtype=np.int64)
         self._scratch = new_scratch(n)
         self._obs_size = proto.obs_size
+        self._features = proto._setting_features  # None unless setting_features=True (filled in Python)
+        self._features_start = proto.setting_features_start
         self._reset_called = False
 
     # ---- Gymnasium API -------------------------------------------------------------------
@@ -192,6 +195,7 @@ class SplitHandVectorEnv(VectorEnv):
         self._seed_streams(seeds, which)
         obs = np.empty((self.num_envs, self._obs_size), dtype=np.float32)  # every row written from the state
         self._run(K.reset_serial, K.reset_parallel, which, self._game(), self._state(), obs)
+        self._fill_setting_features(obs)
         self._reset_called = True
         return obs, self._base_info()
 
@@ -207,7 +211,16 @@ class SplitHandVectorEnv(VectorEnv):
         obs = np.empty((n, self._obs_size), dtype=np.float32)
         final_obs = np.empty((n if self._mode == K.SAME_STEP else 1, self._obs_size), dtype=np.float32)
         out = _Outputs(n, obs, final_obs)
+        before = (self.ranks.copy(), self.fouled.copy()) if self._features is not None else None
         self._run(K.step_serial, K.step_parallel, a, self._game(), self._state(), out.as_tuple())
+        if before is not None:
+            self._fill_setting_features(obs)
+            if self._mode == K.SAME_STEP and out.terminated.any():
+                # a finished round's final observation shows that round's settings (phase done)
+                done = out.terminated
+                block = np.empty((int(done.sum()), obs.shape[1] - self._features_start), dtype=np.float32)
+                self._features.fill_batch(before[0][done], before[1][done], np.ones(len(block), dtype=bool), block)
+                final_obs[done, self._features_start:] = block
         self._last = out
         info = self._base_info()
         outcome = self._outcome_info(out, a)
@@ -226,6 +239,12 @@ class SplitHandVectorEnv(VectorEnv):
         else:
             info.update(outcome)
         return obs, out.reward, out.terminated, np.zeros(n, dtype=np.bool_), info  # obs: fresh, never written again
+
+    def _fill_setting_features(self, obs: np.ndarray) -> None:
+        """The ``setting_features`` block of every row (numpy, after the kernel): the settings'
+        feature rows, all zero in the bet phase, as the single environment fills them."""
+        if self._features is not None:
+            self._features.fill_batch(self.ranks, self.fouled, self.phase != K.BET, obs[:, self._features_start:])
 
     def action_masks(self) -> np.ndarray:
         """``bool[num_envs, A]``: the legal actions of every sub-environment (MaskablePPO's protocol)."""
@@ -264,7 +283,8 @@ class SplitHandVectorEnv(VectorEnv):
                     np.int64(-1 if p.house_way_action is None else p.house_way_action), bool(cfg.mask_fouls),
                     bool(cfg.observe_settings), p._value_scale, float(p._main_max), float(p._bonus_max or 0.0),
                     float(cfg.unit), float(cfg.invalid_action_penalty), p.game.bonus_categories,
-                    self._line_of_code, self._line_odds, float(self._max_payout), np.int64(self._mode))
+                    self._line_of_code, self._line_odds, float(self._max_payout), np.int64(self._mode),
+                    bool(cfg.observe_settings or self._features is not None))
             assert len(game) == len(K.GAME_FIELDS)
             self._game_tuple = game
         return game

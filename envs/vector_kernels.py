@@ -17,7 +17,7 @@ streams         uint64 (N, 4)     PCG64 state of each sub-environment's ``np_ran
 player          int64 (N, 7)      the player's sorted cards
 dealers         int64 (N, K, 7)   the K = ``dealer_samples`` dealer hands
 ranks           int64 (N, S, W)   hand values of every setting (W = 3 Asia, 2 Pai Gow); Asia
-                                  fills them only with ``observe_settings`` (their one reader)
+                                  fills them only with ``observe_settings`` or ``setting_features`` (their readers)
 fouled          bool (N, S)       setting fouls
 house_way       int64 (N,)        house-way setting of the player's cards
 phase           int8 (N,)         :class:`envs.base.Phase` (bet, set, done)
@@ -64,7 +64,8 @@ NEXT_STEP, SAME_STEP, DISABLED = 0, 1, 2
 
 GAME_FIELDS = ("asia", "style_id", "rank", "to_two", "commission", "betting", "fixed_wager", "bet_main", "bet_bonus",
                "n_bet", "offset", "n_settings", "hw_action", "mask_fouls", "observe_settings", "value_scale",
-               "main_max", "bonus_max", "unit", "penalty", "cat5", "line_of_code", "line_odds", "max_payout", "mode")
+               "main_max", "bonus_max", "unit", "penalty", "cat5", "line_of_code", "line_odds", "max_payout", "mode",
+               "keep_ranks")
 STATE_FIELDS = ("streams", "player", "dealers", "ranks", "fouled", "house_way", "phase", "main_wager", "bonus_wager",
                 "mask", "dealer_settings", "dealer_won", "scratch")
 OUT_FIELDS = ("obs", "final_obs", "reward", "terminated", "kind", "reason", "setting", "fouled", "hands_won",
@@ -76,13 +77,13 @@ OUT_FIELDS = ("obs", "final_obs", "reward", "terminated", "kind", "reason", "set
 def _start(i, game, state):
     """``SplitHandEnv.reset`` for sub-environment ``i``: draw the round seed, deal, rank."""
     asia, style_id, rank, to_two = game[0], game[1], game[2], game[3]
-    betting, fixed_wager, observe_settings = game[5], game[6], game[14]
+    betting, fixed_wager, keep_ranks = game[5], game[6], game[25]
     streams, player, dealers, ranks, fouled, house_way, phase, main_wager, bonus_wager = state[:9]
     scratch = state[12]
     seed = next_round_seed(streams[i])
     if asia:  # Asia's setting values are kept only for the observation (settlement re-derives one)
         house_way[i] = asia_round_start_into(seed, style_id, rank, to_two, player[i], dealers[i], ranks[i], fouled[i],
-                                             scratch[i], observe_settings)
+                                             scratch[i], keep_ranks)
     else:
         house_way[i] = paigow_round_start_into(seed, style_id, rank, to_two, player[i], dealers[i], ranks[i],
                                                fouled[i], scratch[i])
@@ -176,7 +177,7 @@ def _step_one(i, actions, game, state, out):
     bet_main, bet_bonus, n_bet, offset = game[7], game[8], game[9], game[10]
     hw_action, unit, penalty, cat5, line_of_code, line_odds, max_payout, mode = (
         game[12], game[18], game[19], game[20], game[21], game[22], game[23], game[24])
-    observe_settings = game[14]
+    keep_ranks = game[25]
     player, dealers, ranks, fouled, house_way, phase, main_wager, bonus_wager = state[1:9]
     dealer_settings, dealer_won, scratch = state[10], state[11], state[12]
     (obs, final_obs, reward, terminated, kind, reason, setting_out, fouled_out, hands_won, main_result, main_chips,
@@ -202,7 +203,7 @@ def _step_one(i, actions, game, state, out):
             s = house_way[i] if a == hw_action else a - offset
             foul = fouled[i, s]
             if asia:
-                if observe_settings:
+                if keep_ranks:
                     ph, pm, pl = ranks[i, s, 0], ranks[i, s, 1], ranks[i, s, 2]
                 else:
                     ph, pm, pl = asia_setting_ranks(player[i], s, rank)

@@ -19,12 +19,19 @@ Examples:
     python scripts/benchmark_rl.py --config configs/benchmark/asia.yaml --address ray://head:10001
 """
 
+# ruff: noqa: E402  (the Ctrl-C guard runs before the slow imports)
 from __future__ import annotations
+
+import sys
+
+if __name__ == "__main__":
+    from agents.cli import install_startup_interrupt
+
+    install_startup_interrupt()
 
 import argparse
 import json
 import shlex
-import sys
 from pathlib import Path
 
 
@@ -39,6 +46,8 @@ def parse_args(argv=None):
     p.add_argument("--num-cpus", type=int, help="CPUs of the local Ray instance (default: the config's, else all)")
     p.add_argument("--no-ray", action="store_true", help="run in this process, one run after another (executor: local)")
     p.add_argument("--algorithms", help="comma-separated subset of the config's algorithm names")
+    p.add_argument("--envs", help="comma-separated subset of the config's environment labels (a later run with all "
+                   "of them in the same --out reuses the finished runs)")
     p.add_argument("--references", help="comma-separated reference baselines (replaces the config's; '' for none)")
     p.add_argument("--seeds", help="comma-separated seeds (replaces the config's)")
     p.add_argument("--total-timesteps", type=int, help="budget per run (replaces the config's)")
@@ -52,6 +61,9 @@ def parse_args(argv=None):
 
 def main(argv=None) -> int:
     args = parse_args(argv)
+    from agents import cli
+
+    cli.handle_interrupts()  # Ctrl-C raises KeyboardInterrupt, deferred while numba compiles
     from agents.benchmark_config import BenchmarkConfig, ConfigError
 
     say = lambda m: print(m, file=sys.stderr, flush=True)  # noqa: E731
@@ -70,7 +82,7 @@ def main(argv=None) -> int:
             seeds = [int(x) for x in split(args.seeds)] if args.seeds is not None else None
         except ValueError:
             raise ConfigError(f"--seeds {args.seeds!r}: expected comma-separated integers") from None
-        overrides = {"algorithms": split(args.algorithms), "references": split(args.references), "seeds": seeds,
+        overrides = {"algorithms": split(args.algorithms), "envs": split(args.envs), "references": split(args.references), "seeds": seeds,
                      "total_timesteps": args.total_timesteps, "eval_every": args.eval_every,
                      "eval_hands": args.eval_hands, "paired_hands": args.paired_hands}
         cfg = BenchmarkConfig.from_yaml(args.config, **{k: v for k, v in overrides.items() if v is not None})

@@ -63,6 +63,8 @@ def _set(d, path, value):
     (("eval_every",), 1000, "eval_every=1000 exceeds total_timesteps=256"),
     (("seeds",), [0, 0], "repeats a seed"),
     (("total_timesteps",), 0, "total_timesteps=0: expected an integer >= 1"),
+    (("algorithms", 0, "warm_start"), {"teacher": "oracle"}, "algorithms[0] ('MaskablePPO+MLP').warm_start: warm_start teacher 'oracle'"),
+    (("algorithms", 0, "warm_start"), {"teacher": "table", "epoch": 3}, "algorithms[0] ('MaskablePPO+MLP').warm_start"),
 ])
 def test_bad_config_names_the_problem(path, value, fragment):
     with pytest.raises(ConfigError) as e:
@@ -83,6 +85,9 @@ def test_config_overrides_and_grid():
     assert (narrowed.total_timesteps, narrowed.eval_hands, narrowed.eval_paired_hands, narrowed.references) == (512, 7, 30, ("random",))
     with pytest.raises(ConfigError, match="unknown algorithm name 'DQN'"):
         apply_overrides(two, algorithms=["DQN"])
+    with pytest.raises(ConfigError, match=r"unknown env label 'paigow': this config has \['asia'\]"):
+        apply_overrides(two, envs=["paigow"])
+    assert apply_overrides(two, envs=["asia"])["envs"] == two["envs"]
     with pytest.raises(ConfigError, match="eval_every=128 exceeds total_timesteps=64"):
         BenchmarkConfig.from_dict(apply_overrides(tiny(), total_timesteps=64))
 
@@ -106,9 +111,9 @@ def test_shipped_configs_validate(name):
 
 def test_evalset_is_exact_and_a_corrupt_cache_is_rebuilt():
     from agents.evaluation import regret_summary, run_policy
-    from envs.solver.exact import ExactSolver
     from agents.policies import HouseWayPolicy
     from envs.rules.game import Game
+    from envs.solver.exact import ExactSolver
 
     solver = ExactSolver(Game("asia", "asia-000"))  # one dealer-table load for the whole test
     es = load_evalset(ASIA, ASIA_KW, 4, 77, solver=solver)
@@ -148,6 +153,17 @@ def _key(es):
 
 
 @pytest.mark.slow  # starts a local Ray instance (about 10-20 s on two idle cores, much more under load)
+def test_scorer_grid_reports_pure_and_warm_started_runs():
+    """The goal grid: the setting scorer pure RL and warm-started from the strategy table, on both
+    games, 3 seeds, the strategy table among the references."""
+    cfg = BenchmarkConfig.from_yaml(ROOT / "configs" / "benchmark" / "scorer.yaml")
+    assert len(cfg.seeds) >= 3 and {e.label for e in cfg.envs} == {"asia", "paigow"}
+    assert {a.policy for a in cfg.algorithms} == {"SettingScorerPolicy"}
+    assert {a.warm_start is not None for a in cfg.algorithms} == {False, True}  # both kinds, reported apart
+    assert next(a for a in cfg.algorithms if a.warm_start).warm_start["teacher"] == "table"
+    assert "table" in cfg.references
+
+
 def test_ray_and_local_runs_are_identical(tmp_path):
     cfg = BenchmarkConfig.from_dict(tiny(seeds=[0, 1]))
     logs = []
@@ -164,6 +180,8 @@ def test_ray_and_local_runs_are_identical(tmp_path):
         assert info["seed"] == spec.seed and info["spec"]["algo"]["algo"] == "maskable_ppo"
         assert info["evalset"]["sha256"] == ra["evalset_sha256"] and len(info["evalset"]["sha256"]) == 64
         assert {"torch", "stable-baselines3", "gymnasium", "ray", "numpy"} <= set(info["versions"])
+        run_cfg = yaml.safe_load((tmp_path / "ray" / "runs" / spec.run_id / "config.yaml").read_text())
+        assert run_cfg["seed"] == spec.seed and run_cfg["env"]["id"] == ASIA  # the run's own config
     # the two seeds learn differently (the seed reaches the model)
     curves = [json.loads((tmp_path / "local" / "runs" / s.run_id / "result.json").read_text())["curve"] for s in grid(cfg)]
     assert curves[0] != curves[1]
@@ -205,7 +223,7 @@ def test_interrupted_grid_resumes_without_redoing_runs(tmp_path):
     for row in summary["rows"]:
         assert [p["steps"] for p in row["curve"]] == [0, 512, 1024]
     report = (out / "rl_benchmark.md").read_text()
-    assert "| MaskablePPO+MLP | MlpPolicy | 1,024 |" in report and "| DQN | MlpPolicy | 1,024 |" in report
+    assert "| MaskablePPO+MLP | MlpPolicy | pure RL | 1,024 |" in report and "| DQN | MlpPolicy | pure RL | 1,024 |" in report
     assert "*house way* (reference)" in report and "*random legal action* (reference)" in report
     assert (out / "rl_benchmark_asia.png").stat().st_size > 10_000
     # each run directory holds a model that the evaluation script can load
@@ -255,9 +273,11 @@ def test_report_append_replaces_only_its_own_grid(tmp_path):
     write_report(summary("g1", 0.375), report, "cmd1b", append=True)
     text = report.read_text()
     assert text.count("# RL benchmark\n") == 1 and text.count("## Grid `g1`") == 1 and text.count("## Grid `g2`") == 1
-    assert "| A | MlpPolicy | 100 | 0.3750 | 50.0% | -0.1000 | 3 | 1 |" in text and "0.2500 |" not in text
-    assert "0.1250" in text and "cmd1b" in text and "*house way* (reference) | `house-way` | – | 0.0590 ± 0.0100" in text
-    assert (tmp_path / "rl_g1.png").exists() and (tmp_path / "rl_g2.png").exists()
+    assert "| A | MlpPolicy | pure RL | 100 | 0.3750 | 50.0% | -0.1000 | 3 | 1 |" in text and "0.2500 |" not in text
+    assert "0.1250" in text and "cmd1b" in text and "*house way* (reference) | `house-way` | – | – | 0.0590 ± 0.0100" in text
+    # an appended grid's plots carry its name: they never overwrite another grid's
+    assert (tmp_path / "rl_g1.png").exists() and (tmp_path / "rl_g2_g2.png").exists() and (tmp_path / "rl_g1_g1.png").exists()
+    assert "](rl_g1_g1.png)" in text and "](rl_g2_g2.png)" in text
 
 
 def test_a_failing_run_is_reported_and_the_others_finish(tmp_path, monkeypatch):
@@ -277,3 +297,28 @@ def test_a_failing_run_is_reported_and_the_others_finish(tmp_path, monkeypatch):
     assert "simulated crash" in (tmp_path / "runs" / "asia__MaskablePPO+MLP__1" / "error.txt").read_text()
     assert not (tmp_path / "runs" / "asia__MaskablePPO+MLP__1" / "result.json").exists()
     assert summary["runs_done"] == 1 and summary["rows"][0]["seeds"] == [0]
+
+
+def test_warm_started_run_clones_first_and_is_reported_apart(tmp_path):
+    """A ``warm_start`` algorithm behaviour-clones its teacher before RL: the clone's statistics
+    are in the result, its time counts in the wall time, the step-0 score is the clone's (not the
+    untrained network's), and the report labels the row apart from pure RL."""
+    from agents.benchmark_report import write_report
+
+    pure = tiny()["algorithms"][0]
+    warm = {**pure, "name": "MaskablePPO+MLP+BC", "warm_start": {"teacher": "house-way", "hands": 60, "epochs": 5, "seed": 3}}
+    cfg = BenchmarkConfig.from_dict(tiny(algorithms=[pure, warm], references=["house-way"]))
+    summary = run_grid(cfg, tmp_path / "out", executor="local", log=lambda m: None)
+    res = {s.algo.name: json.loads((tmp_path / "out" / "runs" / s.run_id / "result.json").read_text()) for s in grid(cfg)}
+    assert res["MaskablePPO+MLP"]["warm_start"] is None and res["MaskablePPO+MLP"]["warm_start_seconds"] == 0.0
+    ws = res["MaskablePPO+MLP+BC"]["warm_start"]
+    assert ws["teacher"] == "house-way" and ws["rows"] == 60 and 0.0 <= ws["accuracy"] <= 1.0  # one decision per hand
+    assert 0.0 < res["MaskablePPO+MLP+BC"]["warm_start_seconds"] <= res["MaskablePPO+MLP+BC"]["train_seconds"]
+    # same seed, same initial network: only the cloning tells the two step-0 scores apart
+    assert res["MaskablePPO+MLP+BC"]["curve"][0] != res["MaskablePPO+MLP"]["curve"][0]
+    assert [r["warm_start"] is not None for r in summary["rows"]] == [False, True]
+    write_report(summary, tmp_path / "report.md", "cmd")
+    text = (tmp_path / "report.md").read_text()
+    assert "| MaskablePPO+MLP | MlpPolicy | pure RL |" in text
+    assert "| MaskablePPO+MLP+BC | MlpPolicy | warm start: BC from `house-way` on 60 hands, then RL |" in text
+

@@ -16,9 +16,10 @@ OUTCOME_KEYS = ("setting", "fouled", "hands_won", "main_result", "main_chips", "
                 "invalid_action", "reason")
 
 
+@pytest.mark.parametrize("features", [False, True], ids=["values", "setting-features"])
 @pytest.mark.parametrize("env_id", list(envs.ENV_IDS))
-def test_same_steps_as_dummy_vec_env(env_id):
-    kwargs = {"invalid_action": "raise", "dealer_samples": 2, "observe_settings": True}
+def test_same_steps_as_dummy_vec_env(env_id, features):
+    kwargs = {"invalid_action": "raise", "dealer_samples": 2, "observe_settings": True, "setting_features": features}
     native = NativeVecEnv(env_id, 3, kwargs)
     dummy = sb3_make_vec_env(EnvFactory(env_id, kwargs), n_envs=3, seed=9, vec_env_cls=DummyVecEnv)
     native.seed(9)

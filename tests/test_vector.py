@@ -53,6 +53,11 @@ CASES = [
                  id="asia-penalize-wrong-phase"),
     pytest.param(PAIGOW_IDS, {"fortune_paytable": None, "fortune_levels": [0], "mask_fouls": False,
                               "invalid_action": "penalize"}, 0.3, id="paigow-penalize-wrong-phase"),
+    pytest.param(ALL_IDS, {"setting_features": True, "observe_settings": True, "mask_fouls": False,
+                           "invalid_action": "penalize"}, 0.3, id="setting-features-penalize"),
+    # the feature rows read every setting's values even when they are not observed themselves
+    pytest.param(ASIA_IDS, {"setting_features": True, "observe_settings": False, "invalid_action": "raise"}, 0.0,
+                 id="setting-features-unobserved-values"),
     pytest.param(ALL_IDS, {"invalid_action": "penalize"}, 0.3, id="penalize-masked-fouls-played",
                  marks=needs_new_single_env),
     pytest.param(ALL_IDS, {}, 0.3, id="default-kwargs-any-action", marks=needs_new_single_env),

@@ -1,0 +1,101 @@
+#!/usr/bin/env python
+"""Training speed of the setting scorer, side by side in one process: steps per CPU-second and per
+wall-second of MaskablePPO + SettingScorerPolicy under several vectorisations.
+
+Variants (same algo_kwargs, same 2,048-step rollout, one torch thread, after a 2,048-step warm-up):
+  dummy-4-two-pass   the previous setup: SB3 DummyVecEnv of 4 single envs, and a scorer forward
+                     that encoded the settings twice (once for the logits, once for the value)
+  native-4           the native vector env (agents/sb3_vec.py), 4 envs, one encoding per forward
+  native-16          the native vector env, 16 envs x 128 steps (the shipped configs)
+  dummy-4-two-pass   again at the end: the first and last rows bracket any change in load
+
+CPU-seconds (time.process_time) are the figure to compare on a shared machine: wall time depends
+on what else runs. Results go to stdout as JSON (and to --out).
+
+Example:
+    python scripts/bench_scorer_speed.py --game paigow --steps 8192 --out /tmp/speed.json
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+ENVS = {"asia": ("splitpoker/AsiaPokerSetting-v0", {"house_way": "asia-000"}),
+        "paigow": ("splitpoker/PaiGowPokerSetting-v0", {"house_way": "paigow-igw"})}
+VARIANTS = [("dummy-4-two-pass", "dummy", 4, 512, True), ("native-4", "native", 4, 512, False),
+            ("native-16", "native", 16, 128, False), ("dummy-4-two-pass (again)", "dummy", 4, 512, True)]
+
+
+def parse_args(argv=None):
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--game", choices=sorted(ENVS), default="paigow", help="which one-step setting env (default paigow)")
+    p.add_argument("--steps", type=int, default=8192, help="timed training steps per variant (default 8192)")
+    p.add_argument("--out", help="also write the JSON here")
+    return p.parse_args(argv)
+
+
+def measure(game: str, steps: int, log=print) -> dict:
+    import torch
+
+    import agents.setting_scorer as ss
+    from agents.training import algo_class, make_vec_env, resolve_policy
+    from agents.training_config import TrainConfig
+
+    torch.set_num_threads(1)
+    one_pass = ss.SettingScorerNet.forward
+
+    def two_pass(self, obs):
+        return self.forward_actor(obs), self.forward_critic(obs)
+
+    env_id, kw = ENVS[game]
+    kw = {**kw, "dealer_samples": 16, "setting_features": True}
+    out = {"game": game, "env_id": env_id, "steps": steps, "variants": {}}
+    try:
+        for name, vec, n_envs, n_steps, old in VARIANTS:
+            ss.SettingScorerNet.forward = two_pass if old else one_pass
+            cfg = TrainConfig(env_id=env_id, env_kwargs=kw, algo="maskable_ppo", policy="SettingScorerPolicy",
+                              algo_kwargs={"learning_rate": 1e-3, "n_steps": n_steps, "batch_size": 512, "n_epochs": 4,
+                                           "gamma": 0.0, "gae_lambda": 1.0, "ent_coef": 0.0},
+                              policy_kwargs={"hidden": 64, "context": 16}, n_envs=n_envs, total_timesteps=steps, seed=0,
+                              vec_env=vec)
+            venv = make_vec_env(cfg)
+            policy, pkw = resolve_policy(cfg)
+            model = algo_class("maskable_ppo")(policy, venv, seed=0, device="cpu", policy_kwargs=pkw, verbose=0,
+                                               **cfg.algo_kwargs)
+            model.learn(2048)  # warm-up: compilation, first rollout
+            t, c = time.perf_counter(), time.process_time()
+            model.learn(steps, reset_num_timesteps=False)
+            wall, cpu = time.perf_counter() - t, time.process_time() - c
+            venv.close()
+            row = {"wall_s": round(wall, 1), "cpu_s": round(cpu, 2), "steps_per_wall_s": round(steps / wall, 1),
+                   "steps_per_cpu_s": round(steps / cpu, 1)}
+            out["variants"][name] = row
+            log(f"{name}: {row}")
+    finally:
+        ss.SettingScorerNet.forward = one_pass
+    return out
+
+
+def main(argv=None) -> int:
+    args = parse_args(argv)
+    if args.steps < 1:
+        print(f"error: --steps {args.steps}: expected a positive integer", file=sys.stderr)
+        return 2
+    try:
+        result = measure(args.game, args.steps, log=lambda m: print(m, file=sys.stderr, flush=True))
+    except KeyboardInterrupt:
+        print("\ninterrupted: nothing written", file=sys.stderr)
+        return 130
+    text = json.dumps(result, indent=1)
+    if args.out:
+        Path(args.out).write_text(text + "\n")
+    print(text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,107 @@
+#!/usr/bin/env python
+"""Hyperparameter search for one algorithm of an RL benchmark grid (Optuna), scored by exact regret.
+
+Each trial trains the chosen algorithm of the grid (--algorithm, by its name in the config) on one
+of its environments (--env, by label; default the first) with sampled hyperparameters for
+--timesteps steps, one seed, and scores it by exact regret on the grid's cached evaluation set
+every --eval-every steps; trials whose intermediate regret is worse than the median of the earlier
+trials at that step are pruned. The search spaces are listed in agents/tuning.py.
+
+Outputs in --out: optuna.journal (the study; rerunning the same command resumes it and runs only
+the missing trials) and tune.json (every trial, the best one and its hyperparameters). The best
+trial's keys are printed as a config snippet at the end.
+
+Exit codes: 0 done, 2 bad arguments or config (nothing trained), 130 interrupted (the finished
+trials are kept in the journal; rerun the same command to resume).
+
+Examples:
+    python scripts/tune.py --config configs/benchmark/asia.yaml --algorithm MaskablePPO+SettingScorer \\
+        --trials 8 --timesteps 40000 --eval-every 10000 --eval-hands 500 --out runs/tune/asia
+"""
+
+# ruff: noqa: E402  (the Ctrl-C guard runs before the slow imports)
+from __future__ import annotations
+
+import sys
+
+if __name__ == "__main__":
+    from agents.cli import install_startup_interrupt
+
+    install_startup_interrupt()
+
+import argparse
+import json
+import shlex
+from pathlib import Path
+
+
+def parse_args(argv=None):
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--config", required=True, help="benchmark YAML (configs/benchmark/*.yaml) naming the algorithm")
+    p.add_argument("--algorithm", required=True, help="the algorithm's name in the config (e.g. MaskablePPO+SettingScorer)")
+    p.add_argument("--env", help="environment label in the config (default: its first environment)")
+    p.add_argument("--trials", type=int, default=8, help="number of trials in the study (default 8)")
+    p.add_argument("--timesteps", type=int, required=True, help="environment steps per trial")
+    p.add_argument("--eval-every", type=int, help="scoring (and pruning) interval in steps (default timesteps/4)")
+    p.add_argument("--eval-hands", type=int, help="exact-regret hands (default: the config's eval.hands)")
+    p.add_argument("--seed", type=int, default=0, help="training seed of every trial and the sampler's seed (default 0)")
+    p.add_argument("--out", help="output directory (default runs/tune/<config name>-<env>); reused to resume")
+    p.add_argument("--json", action="store_true", help="print tune.json on stdout at the end")
+    return p.parse_args(argv)
+
+
+def main(argv=None) -> int:
+    args = parse_args(argv)
+    from agents import cli
+
+    cli.handle_interrupts()  # Ctrl-C raises KeyboardInterrupt, deferred while numba compiles
+    say = lambda m: print(m, file=sys.stderr, flush=True)  # noqa: E731
+    for name in ("trials", "timesteps", "eval_every", "eval_hands"):
+        v = getattr(args, name)
+        if v is not None and v < (2 if name == "eval_hands" else 1):
+            say(f"error: --{name.replace('_', '-')} {v}: expected a positive integer" + (" >= 2" if name == "eval_hands" else ""))
+            return 2
+    if args.seed < 0:
+        say(f"error: --seed {args.seed}: expected an integer >= 0")
+        return 2
+    from agents.benchmark_config import BenchmarkConfig, ConfigError
+
+    every = args.eval_every or max(args.timesteps // 4, 1)
+    try:
+        cfg = BenchmarkConfig.from_yaml(args.config, algorithms=[args.algorithm], references=[], seeds=[args.seed],
+                                        total_timesteps=args.timesteps, eval_every=every, eval_hands=args.eval_hands,
+                                        paired_hands=args.eval_hands or None)
+    except ConfigError as e:
+        say(f"error: {e}")
+        return 2
+    from tqdm import tqdm
+
+    from agents.tuning import config_snippet, tune
+
+    out = Path(args.out or Path("runs") / "tune" / f"{cfg.name}-{args.env or cfg.envs[0].label}")
+    command = "python scripts/tune.py " + " ".join(shlex.quote(a) for a in (argv if argv is not None else sys.argv[1:]))
+    try:
+        with tqdm(total=args.trials, desc=f"tune {args.algorithm}", unit="trial", file=sys.stderr, disable=None) as bar:
+            result = tune(cfg, args.algorithm, args.env, args.trials, out, seed=args.seed, command=command,
+                          log=lambda m: bar.write(m, file=sys.stderr), progress=bar.update)
+    except ConfigError as e:
+        say(f"error: {e}")
+        return 2
+    except KeyboardInterrupt:
+        say(f"\ninterrupted: finished trials are kept in {out / 'optuna.journal'}; resume with: {command}"
+            + ("" if args.out else f" --out {shlex.quote(str(out))}"))
+        return 130
+    best = result["best"]
+    if best is None:
+        say(f"no trial completed (all pruned or failed); see {out / 'tune.json'}")
+    else:
+        say(f"best trial {best['number']}: exact regret {best['mean_regret']:.4f} ± {best['regret_ci95']:.4f} "
+            f"({result['trials_done']} trials of {args.timesteps:,} steps); config keys:\n{config_snippet(best)}")
+    say(f"data: {out / 'tune.json'}")
+    if args.json:
+        print(json.dumps(result, indent=1, default=float))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
