@@ -12,8 +12,9 @@ from __future__ import annotations
 import functools
 import importlib
 
-SCRIPTS = ("analyze", "benchmark", "benchmark_rl", "bonus_table", "cache", "check_house_way", "demo",
-           "evaluate", "evaluate_sessions", "session_dp", "simulate", "simulate_table", "solve_all", "solve_sample", "train")
+SCRIPTS = ("analyze", "bench_scorer_speed", "benchmark", "benchmark_rl", "bonus_table", "cache", "check_house_way",
+           "demo", "evaluate", "evaluate_sessions", "session_dp", "simulate", "simulate_table", "solve_all",
+           "solve_sample", "train", "tune")
 
 
 def command(script: str) -> str:
