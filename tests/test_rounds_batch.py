@@ -17,6 +17,8 @@ from envs.rules.rounds import (
     paigow_round_start,
     paigow_settle,
 )
+from envs.rules.asia import asia_hands_won, asia_main_result, asia_setting_ranks
+from envs.rules.paigow import paigow_hands_won, paigow_main_result, paigow_setting_ranks
 from envs.rules.rounds_batch import (
     FOUR_SUBSETS,
     HIGH_OF_SETTING,
@@ -32,6 +34,23 @@ from envs.rules.rounds_batch import (
 )
 
 N_ROUNDS = 400
+
+
+def _settle_reference(game, values, fouled, dealers, style_id, rank, to_two, commission=0.0):
+    """Settlement written out from the rules' pieces (house way, setting values, hands won,
+    main result), independent of the settle kernels: (mean result, dealer settings, hands won)."""
+    settings, won, total = [], [], 0.0
+    for hand in dealers:
+        ds = house_way(style_id, hand, rank, to_two)
+        if game == "asia":
+            w = asia_hands_won(*values, *asia_setting_ranks(hand, ds, rank))
+            total += -1.0 if fouled else asia_main_result(w)
+        else:
+            w = paigow_hands_won(*values, *paigow_setting_ranks(hand, ds, rank))
+            total += -1.0 if fouled else paigow_main_result(w, commission)
+        settings.append(ds)
+        won.append(w)
+    return total / len(dealers), np.array(settings), np.array(won)
 SEEDS = np.random.default_rng(2026).integers(0, 2**63 - 1, N_ROUNDS)
 
 
@@ -138,18 +157,20 @@ def test_round_start_and_settle_into_match_the_reference(game, style_id, n_deale
         for a, b in zip(ref, new, strict=True):
             assert np.array_equal(a, b)
         s = (k * 7) % n_set  # a spread of settings, fouled ones included
-        ds_ref, dw_ref = np.empty(n_dealers, np.int64), np.empty(n_dealers, np.int64)
+        ds_one, dw_one = np.empty(n_dealers, np.int64), np.empty(n_dealers, np.int64)
         ds_new, dw_new = np.empty(n_dealers, np.int64), np.empty(n_dealers, np.int64)
         v = ref[2][s]
+        c = PaiGowRules().commission
+        m_ref, ds_ref, dw_ref = _settle_reference(game, tuple(v), ref[3][s], ref[1], style_id, rank, to_two, c)
         if game == "asia":
-            m_ref = asia_settle(v[0], v[1], v[2], ref[3][s], ref[1], style_id, rank, to_two, ds_ref, dw_ref)
+            m_one = asia_settle(v[0], v[1], v[2], ref[3][s], ref[1], style_id, rank, to_two, ds_one, dw_one)
             m_new = asia_settle_into(v[0], v[1], v[2], ref[3][s], ref[1], style_id, rank, to_two, ds_new, dw_new,
                                      scratch)
         else:
-            c = PaiGowRules().commission
-            m_ref = paigow_settle(v[0], v[1], ref[3][s], ref[1], style_id, rank, to_two, c, ds_ref, dw_ref)
+            m_one = paigow_settle(v[0], v[1], ref[3][s], ref[1], style_id, rank, to_two, c, ds_one, dw_one)
             m_new = paigow_settle_into(v[0], v[1], ref[3][s], ref[1], style_id, rank, to_two, c, ds_new, dw_new,
                                        scratch)
-        assert m_new == m_ref and np.array_equal(ds_new, ds_ref) and np.array_equal(dw_new, dw_ref)
+        for m, ds, dw in ((m_new, ds_new, dw_new), (m_one, ds_one, dw_one)):
+            assert m == m_ref and np.array_equal(ds, ds_ref) and np.array_equal(dw, dw_ref)
         results.add(float(m_ref))
     assert len(results) >= 2  # wins and losses both compared

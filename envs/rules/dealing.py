@@ -118,3 +118,31 @@ def sort7(a, off):
             a[j + 1] = a[j]
             j -= 1
         a[j + 1] = x
+
+
+DEAL_SCRATCH_SHAPE = (2, 53)  # deal_player_and_dealers_into's scratch: the shuffled copy, the rest
+
+
+@njit(cache=True)
+def deal_player_and_dealers(seed, n_dealers, player, dealers):
+    """Deal a round: ``player[7]`` sorted and ``dealers[n_dealers, 7]`` sorted, from a
+    counter-based stream seeded by ``seed`` (one round = one seed)."""
+    return deal_player_and_dealers_into(seed, n_dealers, player, dealers, np.empty(DEAL_SCRATCH_SHAPE, np.int64))
+
+
+@njit(cache=True)
+def deal_player_and_dealers_into(seed, n_dealers, player, dealers, work):
+    """:func:`deal_player_and_dealers` with caller-owned scratch ``work`` (int64[2, 53]): the
+    player's 7 from the full deck (``deal_round(seed, 0, ...)``), then dealer ``d`` from the 46
+    remaining cards with stream ``d + 1``. Allocates nothing."""
+    deck = work[0]
+    for c in range(53):
+        deck[c] = c
+    state = deal_from_into(stream_state(seed, 0), deck, 53, 7, player, deck)
+    sort7(player, 0)
+    rest = remaining_cards_into(player, work[1])
+    for d in range(n_dealers):
+        row = dealers[d]
+        state = deal_from_into(stream_state(seed, d + 1), rest, 46, 7, row, deck)
+        sort7(row, 0)
+    return state

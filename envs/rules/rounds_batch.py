@@ -44,18 +44,18 @@ from .asia import (
     asia_setting_ranks,
 )
 from .combinatorics import colex4
+from .dealing import deal_player_and_dealers_into
 from .hand_eval import one_card_value, two_card_value
 from .house_way import ASIA_000_ID, PAIGOW_IGW_ID, house_way
 from .house_way_asia_000 import SCRATCH_SIZE, house_way_asia_000_core
 from .house_way_igw import _house_way as _igw_core
 from .paigow import (
     N_PAIGOW_SETTINGS,
+    paigow_all_setting_ranks,
     paigow_hands_won,
-    paigow_is_fouled,
     paigow_main_result,
     paigow_setting_ranks,
 )
-from .rounds import deal_player_and_dealers_into
 
 SCRATCH_ROWS = 10
 SCRATCH_WIDTH = 53
@@ -117,17 +117,6 @@ def asia_setting_values(hand, high_rank, high_to_two, scratch, with_ranks, out_r
 
 
 @njit(cache=True)
-def paigow_setting_values(hand, back_rank, back_to_two, out_ranks, out_fouled):
-    """:func:`envs.rules.paigow.paigow_all_setting_ranks` (21 distinct five-card backs: nothing
-    to share, so the same loop)."""
-    for s in range(N_PAIGOW_SETTINGS):
-        br, fr = paigow_setting_ranks(hand, s, back_rank)
-        out_ranks[s, 0] = br
-        out_ranks[s, 1] = fr
-        out_fouled[s] = paigow_is_fouled(br, fr, back_to_two)
-
-
-@njit(cache=True)
 def asia_round_start_into(seed, style_id, high_rank, high_to_two, player, dealers, ranks, fouled, scratch,
                           with_ranks):
     """:func:`envs.rules.rounds.asia_round_start` with scratch; ``ranks`` only ``with_ranks``."""
@@ -140,7 +129,7 @@ def asia_round_start_into(seed, style_id, high_rank, high_to_two, player, dealer
 def paigow_round_start_into(seed, style_id, back_rank, back_to_two, player, dealers, ranks, fouled, scratch):
     """:func:`envs.rules.rounds.paigow_round_start` with scratch."""
     deal_player_and_dealers_into(seed, dealers.shape[0], player, dealers, scratch[0:2])
-    paigow_setting_values(player, back_rank, back_to_two, ranks, fouled)
+    paigow_all_setting_ranks(player, back_rank, back_to_two, ranks, fouled)
     return house_way_into(style_id, player, back_rank, back_to_two, scratch)
 
 
