@@ -139,6 +139,8 @@ CASES = [
     ("evaluate", ["--out", "{t}/adir"], 2, "--out {t}/adir: expected a file ending in .json"),
     ("evaluate", ["--out", "{t}/r.txt"], 2, "--out {t}/r.txt: expected a file ending in .json"),
     ("evaluate", ["--json=1"], 2, "argument --json: ignored explicit"),
+    ("evaluate", ["--solved", "{t}"], 2, "--solved {t}: only used with --regret or --model optimal"),
+    ("evaluate", ["--solved", "{t}", "--regret"], 2, "{t} is not a solved store: manifest.json is missing"),
     ("evaluate", ["--regret=1"], 2, "argument --regret: ignored explicit"),
     # solve_sample.py
     ("solve_sample", ["--game", "asia", "--out", "{t}/s.csv"], 2, "the following arguments are required: --hands"),
