@@ -473,13 +473,11 @@ def house_way_igw_with_rule(hand, back_rank, back_to_two):
     """(setting index 0..20, rule id into :data:`IGW_RULES`) of the sorted ``int64[7]`` hand
     (joker 52 last) under the IGW house way. ``back_rank`` = ``paigow_back_table(rules).rank``,
     ``back_to_two`` = ``table.class_to_two.astype(np.int64)``."""
-    br = np.empty(N_PAIGOW_SETTINGS, dtype=np.int64)
-    fr = np.empty(N_PAIGOW_SETTINGS, dtype=np.int64)
-    rk = np.empty(SCRATCH_SIZE, dtype=np.int64)
-    gr = np.empty(SCRATCH_SIZE, dtype=np.int64)
-    gs = np.empty(SCRATCH_SIZE, dtype=np.int64)
-    gc = np.empty(SCRATCH_SIZE, dtype=np.int64)
-    return _house_way(hand, back_rank, back_to_two, br, fr, rk, gr, gs, gc)
+    w = np.empty(2 * N_PAIGOW_SETTINGS + 4 * SCRATCH_SIZE, dtype=np.int64)  # one allocation, six work arrays
+    g = 2 * N_PAIGOW_SETTINGS
+    return _house_way(hand, back_rank, back_to_two, w[:N_PAIGOW_SETTINGS], w[N_PAIGOW_SETTINGS:g],
+                      w[g:g + SCRATCH_SIZE], w[g + SCRATCH_SIZE:g + 2 * SCRATCH_SIZE],
+                      w[g + 2 * SCRATCH_SIZE:g + 3 * SCRATCH_SIZE], w[g + 3 * SCRATCH_SIZE:])
 
 
 @njit(cache=True)
