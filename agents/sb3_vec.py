@@ -39,7 +39,7 @@ class NativeVecEnv(VecEnv):
     """SB3 ``VecEnv`` stepping ``n_envs`` games of ``env_id`` natively (see the module docstring)."""
 
     def __init__(self, env_id: str, n_envs: int, env_kwargs: dict[str, Any] | None = None,
-                 num_threads: int | None = 1):
+                 num_threads: int | None = None):
         import envs  # noqa: F401  (registers the ids and their vector entry points)
 
         if env_id not in envs.ENV_IDS:
@@ -133,7 +133,7 @@ class NativeVecEnv(VecEnv):
 
 
 def make_native_vec_env(env_id: str, n_envs: int, env_kwargs: dict[str, Any] | None = None, seed: int | None = None,
-                        num_threads: int | None = 1) -> VecMonitor:
+                        num_threads: int | None = None) -> VecMonitor:
     """A ``VecMonitor``-wrapped :class:`NativeVecEnv` seeded like SB3's ``make_vec_env`` (env ``i``
     gets ``seed + i`` at the first reset)."""
     env = NativeVecEnv(env_id, n_envs, env_kwargs, num_threads=num_threads)

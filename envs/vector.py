@@ -3,15 +3,17 @@
 ``gym.make_vec("splitpoker/AsiaPokerSetting-v0", num_envs=256, vectorization_mode="vector_entry_point")``
 (or ``AsiaPokerVectorEnv(256, ...)`` directly) gives a :class:`gymnasium.vector.VectorEnv` whose
 ``step`` deals, ranks the settings, runs the dealer's house way, settles, fills observations and
-masks for all N sub-environments in :func:`envs.vector_kernels.step_kernel` (numba, ``prange``
-over environments). Python only checks the actions and wraps arrays.
+masks for all N sub-environments in :func:`envs.vector_kernels.step_range` (numba, GIL released;
+with several threads each takes a contiguous block of environments). Python only checks the
+actions and wraps arrays.
 """
 
 from __future__ import annotations
 
+import os
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-import numba
 import numpy as np
 from gymnasium import spaces
 from gymnasium.utils import seeding
@@ -92,20 +94,51 @@ _MANUAL = """
 
     ## Arguments
     ``gym.make_vec("{env_id}", num_envs=N, vectorization_mode="vector_entry_point",
-    autoreset_mode=AutoresetMode.NEXT_STEP, num_threads=1, **fields)`` or ``{cls}(num_envs,
-    config=None, autoreset_mode=..., num_threads=1, **fields)``: the config and every keyword
+    autoreset_mode=AutoresetMode.NEXT_STEP, num_threads=None, **fields)`` or ``{cls}(num_envs,
+    config=None, autoreset_mode=..., num_threads=None, **fields)``: the config and every keyword
     of the single environment (``house_way``, ``rules``, ``dealer_samples``,
     ``observe_settings``, bet levels, bonus table, ``allow_house_way_action``,
-    ``invalid_action``, ...). ``num_envs`` must be a positive integer. ``num_threads``: numba
-    threads per step: 1 (default) runs the serial kernel, ``k > 1`` a ``prange`` over
-    environments on ``k`` threads, ``None`` on all of numba's threads. Results do not depend on
-    it; on a machine whose cores are busy a parallel region waits for every thread and can be
-    much slower than the serial kernel (docs/benchmarks.md). ``render_mode`` is not supported
+    ``invalid_action``, ...). ``num_envs`` must be a positive integer. ``num_threads``: threads
+    per step, each stepping a contiguous block of sub-environments (the numba kernels release the
+    GIL; the env keeps ``num_threads - 1`` worker threads, shut down by ``close()``). ``None``
+    (default): one thread per {min_block} sub-environments, at most one per usable CPU
+    (``os.sched_getaffinity``), so a few environments step in the calling thread alone and 256
+    or more use every core; an integer ``1..64`` fixes it. Results do not depend on it (a test
+    steps 1, 2 and 3 threads side by side). ``render_mode`` is not supported
     (render a single env instead).
 
     ## Version History
     * v0: initial release (numba batch step; penalised invalid actions as described above).
     """
+
+
+#: environments per thread under ``num_threads=None``: below this a second thread's hand-off
+#: (tens of microseconds) costs more than the block it takes (docs/benchmarks.md, vector section)
+MIN_ENVS_PER_THREAD = 128
+#: the largest explicit ``num_threads``
+MAX_THREADS = 64
+
+
+def usable_cpus() -> int:
+    """CPUs this process may run on (``os.sched_getaffinity`` where it exists, else ``os.cpu_count``)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not on Linux
+        return max(1, os.cpu_count() or 1)
+
+
+def resolve_num_threads(num_threads, num_envs: int) -> int:
+    """The thread count of a vector env: ``None`` -> one per :data:`MIN_ENVS_PER_THREAD`
+    environments, at most :func:`usable_cpus`; an integer 1..:data:`MAX_THREADS` as given (never
+    more threads than environments)."""
+    if num_threads is None:
+        return max(1, min(usable_cpus(), int(num_envs) // MIN_ENVS_PER_THREAD))
+    if isinstance(num_threads, (bool, np.bool_)) or not isinstance(num_threads, (int, np.integer)) \
+            or not 1 <= num_threads <= MAX_THREADS:
+        raise ValueError(f"num_threads={num_threads!r}: expected None (automatic: one thread per "
+                         f"{MIN_ENVS_PER_THREAD} environments, up to {usable_cpus()} usable CPUs) or an integer "
+                         f"1..{MAX_THREADS}")
+    return max(1, min(int(num_threads), int(num_envs)))
 
 
 class SplitHandVectorEnv(VectorEnv):
@@ -115,17 +148,11 @@ class SplitHandVectorEnv(VectorEnv):
     env_id: str = ""
 
     def __init__(self, num_envs: int = 1, config=None, *, autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP,
-                 num_threads: int | None = 1, render_mode: str | None = None, **overrides):
+                 num_threads: int | None = None, render_mode: str | None = None, **overrides):
         if isinstance(num_envs, (bool, np.bool_)) or not isinstance(num_envs, (int, np.integer)) or num_envs < 1:
             raise ValueError(f"num_envs={num_envs!r}: expected a positive integer (the number of sub-environments)")
-        max_threads = numba.config.NUMBA_NUM_THREADS
-        if num_threads is not None and (isinstance(num_threads, (bool, np.bool_)) or not isinstance(num_threads, (int, np.integer))
-                                        or not 1 <= num_threads <= max_threads):
-            raise ValueError(f"num_threads={num_threads!r}: expected None (all threads) or an integer 1..{max_threads} "
-                             "(numba's thread count)")
-        if num_threads is None:
-            num_threads = max_threads
-        self.num_threads = int(num_threads)
+        self.num_threads = resolve_num_threads(num_threads, num_envs)
+        self._pool = None
         if render_mode is not None:
             raise ValueError(f"render_mode={render_mode!r}: the vector environment does not render; "
                              f"expected None (render a single {self.single_env_cls.__name__} instead)")
@@ -194,7 +221,7 @@ class SplitHandVectorEnv(VectorEnv):
             super().reset(seed=int(seed))
         self._seed_streams(seeds, which)
         obs = np.empty((self.num_envs, self._obs_size), dtype=np.float32)  # every row written from the state
-        self._run(K.reset_serial, K.reset_parallel, which, self._game(), self._state(), obs)
+        self._run(K.reset_range, which, self._game(), self._state(), obs)
         self._fill_setting_features(obs)
         self._reset_called = True
         return obs, self._base_info()
@@ -212,7 +239,7 @@ class SplitHandVectorEnv(VectorEnv):
         final_obs = np.empty((n if self._mode == K.SAME_STEP else 1, self._obs_size), dtype=np.float32)
         out = _Outputs(n, obs, final_obs)
         before = (self.ranks.copy(), self.fouled.copy()) if self._features is not None else None
-        self._run(K.step_serial, K.step_parallel, a, self._game(), self._state(), out.as_tuple())
+        self._run(K.step_range, a, self._game(), self._state(), out.as_tuple())
         if before is not None:
             self._fill_setting_features(obs)
             if self._mode == K.SAME_STEP and out.terminated.any():
@@ -251,6 +278,9 @@ class SplitHandVectorEnv(VectorEnv):
         return self._mask.copy()
 
     def close_extras(self, **kwargs):
+        if self._pool is not None:
+            self._pool.shutdown(wait=True)
+            self._pool = None
         self._proto.close()
 
     # ---- helpers for users ---------------------------------------------------------------
@@ -293,16 +323,23 @@ class SplitHandVectorEnv(VectorEnv):
         return (self._streams, self.player, self.dealers, self.ranks, self.fouled, self.house_way_setting, self.phase,
                 self.main_wager, self.bonus_wager, self._mask, self._dealer_settings, self._dealer_won, self._scratch)
 
-    def _run(self, serial, parallel, *args) -> None:
-        if self.num_threads == 1:
-            serial(*args)
+    def _run(self, kernel, *args) -> None:
+        """``kernel(lo, hi, *args)`` over all sub-environments: in the calling thread, or split
+        into ``num_threads`` contiguous blocks, the first in the calling thread and the others on
+        the env's worker threads (the kernels release the GIL and touch disjoint rows)."""
+        n, k = self.num_envs, self.num_threads
+        if k == 1:
+            kernel(0, n, *args)
             return
-        before = numba.get_num_threads()
-        numba.set_num_threads(self.num_threads)
+        if self._pool is None:
+            self._pool = ThreadPoolExecutor(max_workers=k - 1, thread_name_prefix="splitpoker-vector")
+        bounds = [n * j // k for j in range(k + 1)]
+        futures = [self._pool.submit(kernel, bounds[j], bounds[j + 1], *args) for j in range(1, k)]
         try:
-            parallel(*args)
+            kernel(bounds[0], bounds[1], *args)
         finally:
-            numba.set_num_threads(before)
+            for f in futures:
+                f.result()
 
     def _check_actions(self, actions) -> np.ndarray:
         arr = np.asarray(actions)
@@ -449,7 +486,8 @@ class _Outputs:
 
 
 def _manual(cls, single, env_id):
-    cls.__doc__ = (cls.__doc__ or "") + _MANUAL.format(single=single.__name__, env_id=env_id, cls=cls.__name__)
+    cls.__doc__ = (cls.__doc__ or "") + _MANUAL.format(single=single.__name__, env_id=env_id, cls=cls.__name__,
+                                                           min_block=MIN_ENVS_PER_THREAD)
     cls.single_env_cls = single
     cls.env_id = env_id
     return cls

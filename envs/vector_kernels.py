@@ -2,7 +2,7 @@
 
 Every kernel runs the rules of :mod:`envs.rules.rounds` (deal, settings, house way, settlement),
 the bonus pay table (:mod:`envs.rules.paytables` as arrays), the observation of
-:mod:`envs.observation` and the action mask, for each sub-environment ``i`` in a ``prange`` over
+:mod:`envs.observation` and the action mask, for each sub-environment ``i`` of a range of
 environments, so the Python layer only checks the actions and wraps arrays (EnvPool and Pgx are
 the models). Each sub-environment's episode seed comes from its own PCG64 stream
 (:mod:`envs.seed_stream`), the draw a single environment makes in ``reset``; so sub-environment
@@ -30,15 +30,16 @@ scratch         int64 (N, 10, 53)  per-environment work arrays of :mod:`envs.rul
 The kernels take three tuples: ``game`` (the constants of the table, :data:`GAME_FIELDS`),
 ``state`` (:data:`STATE_FIELDS`: the fields above, with the per-round ``dealer_settings`` and
 ``dealer_won`` before ``scratch``; nothing is allocated per round) and ``out``
-(the step's outputs, :data:`OUT_FIELDS`). Each kernel comes twice, serial (``*_serial``, one
-thread: best for few environments or a busy machine) and parallel over environments
-(``*_parallel``, numba's threads); both run the same per-environment function.
+(the step's outputs, :data:`OUT_FIELDS`). Each kernel works on a range ``lo..hi-1`` of
+sub-environments and releases the GIL (``nogil``), so the vector env splits a step over its
+threads by handing each a disjoint range (sub-environments share nothing but read-only tables);
+the result does not depend on the split.
 """
 
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from .observation import OBS_SIZE, fill_observation
 from .rules.asia import asia_setting_ranks
@@ -129,18 +130,12 @@ def _reset_one(i, which, game, state, obs):
     _fill(i, game, state, obs[i])
 
 
-@njit(cache=True)
-def reset_serial(which, game, state, obs):
-    """Start a new round in every sub-environment with ``which[i]``; write every observation
-    (the others' from their unchanged state: what their last step returned)."""
-    for i in range(which.shape[0]):
-        _reset_one(i, which, game, state, obs)
-
-
-@njit(cache=True, parallel=True)
-def reset_parallel(which, game, state, obs):
-    """:func:`reset_serial` over numba's threads."""
-    for i in prange(which.shape[0]):
+@njit(cache=True, nogil=True)
+def reset_range(lo, hi, which, game, state, obs):
+    """Start a new round in every sub-environment ``lo <= i < hi`` with ``which[i]``; write those
+    observations (the others' from their unchanged state: what their last step returned).
+    Releases the GIL: :class:`envs.vector.SplitHandVectorEnv` runs disjoint ranges on its threads."""
+    for i in range(lo, hi):
         _reset_one(i, which, game, state, obs)
 
 
@@ -255,17 +250,11 @@ def _step_one(i, actions, game, state, out):
     _fill(i, game, state, obs[i])
 
 
-@njit(cache=True)
-def step_serial(actions, game, state, out):
-    """One step of every sub-environment, one thread (see :func:`_step_one`)."""
-    for i in range(actions.shape[0]):
-        _step_one(i, actions, game, state, out)
-
-
-@njit(cache=True, parallel=True)
-def step_parallel(actions, game, state, out):
-    """:func:`step_serial` over numba's threads."""
-    for i in prange(actions.shape[0]):
+@njit(cache=True, nogil=True)
+def step_range(lo, hi, actions, game, state, out):
+    """One step of every sub-environment ``lo <= i < hi`` (see :func:`_step_one`). Releases the
+    GIL: :class:`envs.vector.SplitHandVectorEnv` runs disjoint ranges on its threads."""
+    for i in range(lo, hi):
         _step_one(i, actions, game, state, out)
 
 

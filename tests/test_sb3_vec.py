@@ -99,16 +99,21 @@ def test_vector_benchmark_tiny(monkeypatch):
     from agents.vector_benchmark import parse_sizes, run_vector_benchmark, training_rates
 
     monkeypatch.setattr(vb, "SUBPROC_MAX_ENVS", 0)  # spawning SubprocVecEnv workers takes ~20 s here
-    args = SimpleNamespace(vector_envs="1", seconds=0.02, repeats=1, train_steps=0)
+    monkeypatch.setattr("envs.vector.usable_cpus", lambda: 2)  # the 2-thread contender exists on any machine
+    monkeypatch.setattr("envs.vector.MIN_ENVS_PER_THREAD", 1)
+    args = SimpleNamespace(vector_envs="1,2", seconds=0.02, repeats=1, train_steps=0)
     rep = run_vector_benchmark(args)
     med = rep["steps_per_second"]
     assert not any(name.startswith("sb3_subproc") for name in med) and "up to 0 envs" in rep["subproc_note"]
-    for name in ("native[AsiaPokerSetting-v0, 1 thread]", "gym_sync[PaiGowPokerSetting-v0]",
+    assert rep["native_default_threads"] == {"1": 1, "2": 2}
+    assert "native[AsiaPokerSetting-v0, 1 thread]" in med and set(med["native[AsiaPokerSetting-v0, 1 thread]"]) == {"2"}
+    for name in ("native[AsiaPokerSetting-v0, default threads]", "gym_sync[PaiGowPokerSetting-v0]",
                  "sb3_dummy[AsiaPokerSetting-v0]"):
-        if "1 thread" in name and rep["numba_threads"] == 1:
-            continue
-        assert med[name]["1"] > 0, name
-    assert rep["ratios"]["AsiaPokerSetting-v0@1"]["over_gym_sync"] > 0
+        assert med[name]["1"] > 0 and med[name]["2"] > 0, name
+    r = rep["ratios"]["AsiaPokerSetting-v0@2"]
+    assert r["native_default_threads"] == 2 and r["default_over_1_thread"] > 0
+    assert r["over_gym_sync"] == pytest.approx(med["native[AsiaPokerSetting-v0, default threads]"]["2"]
+                                               / med["gym_sync[AsiaPokerSetting-v0]"]["2"])
     train = training_rates(64, n_envs_list=(2,), rollout=32, batch_size=32)
     row = train["n_envs=2"]
     assert 0 < row["native"]["env_share"] < 1 and 0 < row["dummy"]["env_share"] < 1

@@ -11,7 +11,12 @@ import envs
 from envs.asia_poker import AsiaPokerSettingEnv
 from envs.rules.cards import format_cards
 from envs.seed_stream import generator_from_state, round_seeds, states_from_generators
-from envs.vector import AsiaPokerSettingVectorEnv, AsiaPokerVectorEnv, PaiGowPokerVectorEnv
+from envs.vector import (
+    AsiaPokerSettingVectorEnv,
+    AsiaPokerVectorEnv,
+    PaiGowPokerSettingVectorEnv,
+    PaiGowPokerVectorEnv,
+)
 
 ALL_IDS = list(envs.ENV_IDS)
 ASIA_IDS = [i for i in ALL_IDS if envs.GAME_OF_ENV[i] == "asia"]
@@ -313,17 +318,38 @@ def test_spaces_and_registration():
         assert "Episode End" in type(vec.unwrapped).__doc__
 
 
-def test_threads_do_not_change_results():
+@pytest.mark.parametrize("env_cls", [AsiaPokerVectorEnv, PaiGowPokerSettingVectorEnv])
+def test_threads_do_not_change_results(env_cls):
+    """1, 2 and 3 threads (uneven blocks: 17 environments) step bit for bit alike, resets with a
+    reset_mask included; each thread writes only its own block's rows."""
     runs = []
-    for threads in (1, None):
-        env = AsiaPokerVectorEnv(16, num_threads=threads, invalid_action="raise")
+    for threads in (1, 2, 3):
+        env = env_cls(17, num_threads=threads, invalid_action="raise")
+        assert env.num_threads == threads
         _, info = env.reset(seed=8)
         rng = np.random.default_rng(2)
         trace = []
-        for _ in range(5):
+        for k in range(12):
             obs, rew, term, _, info = env.step(env.sample_legal_actions(rng))
-            trace.append((obs.tobytes(), rew.tobytes(), term.tobytes()))
+            trace.append((obs.tobytes(), rew.tobytes(), term.tobytes(), info["action_mask"].tobytes(),
+                          info["house_way_setting"].tobytes()))
+            if k == 6:
+                obs, info = env.reset(options={"reset_mask": np.arange(17) % 3 == 0})
+                trace.append((obs.tobytes(), info["cards"].tobytes()))
+        env.close()
+        assert env._pool is None
         runs.append(trace)
-    assert runs[0] == runs[1]
-    with pytest.raises(ValueError, match="num_threads=0: expected None"):
-        AsiaPokerVectorEnv(2, num_threads=0)
+    assert runs[0] == runs[1] == runs[2]
+
+
+def test_num_threads_default_and_bad_values():
+    from envs.vector import MIN_ENVS_PER_THREAD, resolve_num_threads, usable_cpus
+
+    assert AsiaPokerVectorEnv(4).num_threads == 1  # a few environments: the calling thread alone
+    assert resolve_num_threads(None, MIN_ENVS_PER_THREAD - 1) == 1
+    assert resolve_num_threads(None, 2 * MIN_ENVS_PER_THREAD) == min(2, usable_cpus())
+    assert resolve_num_threads(None, 10**6) == usable_cpus()
+    assert resolve_num_threads(8, 3) == 3  # never more threads than environments
+    for bad in (0, -1, 65, 1.5, True, "2"):
+        with pytest.raises(ValueError, match=f"num_threads={bad!r}: expected None"):
+            AsiaPokerVectorEnv(2, num_threads=bad)
