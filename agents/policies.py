@@ -134,10 +134,17 @@ class OptimalPolicy(Policy):
         folder) looked up before solving; classes it lacks are solved."""
         super().__init__(**kw)
         if store is not None:
-            from agents.solved_store import SolvedStore, StoreSolver
+            self.attach_store(store)
 
-            store = store if isinstance(store, SolvedStore) else SolvedStore(store, self.game)
-            self._solver = StoreSolver(store, self._solver)
+    def attach_store(self, store):
+        """Look hands up in ``store`` (a :class:`agents.solved_store.SolvedStore` or its folder;
+        one for other rules is refused) before solving them; returns the
+        :class:`agents.solved_store.StoreSolver` (its ``hits``/``misses`` count the lookups)."""
+        from agents.solved_store import SolvedStore, StoreSolver
+
+        store = store if isinstance(store, SolvedStore) else SolvedStore(store, self.game)
+        self._solver = StoreSolver(store, self._solver)
+        return self._solver
 
     def choose_setting(self, hand, legal):
         result = self.solver.solve(hand)

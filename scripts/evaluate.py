@@ -129,13 +129,13 @@ def run(args) -> int:
         env_id, env_kwargs, env, policies = build(args)
         store = None
         if args.solved:
-            from agents.solved_store import SolvedStore, StoreSolver
+            from agents.solved_store import SolvedStore
 
             if not args.regret and "optimal" not in policies:
                 raise ValueError(f"--solved {args.solved}: only used with --regret or --model optimal")
             store = SolvedStore(args.solved, next(iter(policies.values())).game)
             if "optimal" in policies:
-                policies["optimal"]._solver = StoreSolver(store, policies["optimal"]._solver)
+                policies["optimal"].attach_store(store)
     except (ValueError, TypeError, FileNotFoundError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
@@ -152,6 +152,7 @@ def run(args) -> int:
     result = {"env": env_id, "env_kwargs": env_kwargs, "hands": args.hands, "seed": args.seed,
               "unit_chips": env.unwrapped.config.unit, "policies": summary, "seconds": timing}
     if args.regret:
+        from agents.solved_store import StoreSolver
         from envs.solver.exact import ExactSolver
 
         first = next(iter(policies.values()))

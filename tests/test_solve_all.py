@@ -165,6 +165,11 @@ def test_lookup_by_any_hand_equals_a_direct_solve(full_store):
         hand = hc.permute_suits(h, [3, 2, 1, 0])
         assert pol.choose_setting(hand, None) == plain.choose_setting(hand, None)
     assert pol.solver.hits == 3 and pol.solver.misses == 0
+    late = OptimalPolicy(setting_offset=0, n_settings=21, n_actions=21, bet_table=[], game=game, solver=solver)
+    attached = late.attach_store(store)  # what evaluate.py --solved does to its optimal baseline
+    assert late.solver is attached and attached.solver is solver
+    assert late.choose_setting(canon[1], None) == plain.choose_setting(canon[1], None)
+    assert (attached.hits, attached.misses) == (1, 0)
 
 
 def test_a_mismatched_or_corrupt_store_is_refused(full_store, tmp_path):
