@@ -127,6 +127,27 @@ def test_single_agent_env_checkers_and_determinism(env_id):
     assert runs[0] == runs[1]
 
 
+@pytest.mark.parametrize("env_id", ["splitpoker/AsiaTable-v0", "splitpoker/PaiGowTable-v0"])
+def test_penalised_actions_keep_the_observation_in_its_space(env_id):
+    """Random actions from the whole action space (what the env checkers send): a setting in the
+    bet phase ends the learner's round before any card is dealt when no other player seat is in
+    play; its last observation must show no cards (it once read the undealt hand's -1 entries as
+    cards: 1.75 at index 52)."""
+    env = gym.make(env_id, other_seats=2).unwrapped
+    rng = np.random.default_rng(0)
+    obs, info = env.reset(seed=0)
+    penalised_before_deal = 0
+    for _ in range(300):
+        obs, _, term, _, info = env.step(int(rng.integers(env.action_space.n)))
+        assert env.observation_space.contains(obs), (obs.min(), obs.max(), np.flatnonzero(obs > 1)[:5])
+        if term:
+            if "invalid_action" in info and "bet phase" in info["reason"]:
+                penalised_before_deal += 1
+                assert not obs[:53].any()  # no cards shown
+            obs, info = env.reset()
+    assert penalised_before_deal > 10
+
+
 def test_single_agent_envy_from_house_way_seats_and_callable_policy():
     seen = []
 

@@ -165,7 +165,9 @@ class TableSeats:
     def observation(self, seat: int) -> np.ndarray:
         obs = np.zeros(self.obs_size, dtype=np.float32)
         t = self.table
-        show = t.phase != TablePhase.BET
+        # cards show once they are dealt: a seat that left in the bet phase (a penalised action)
+        # may end a round that was never dealt (no player left in play), its hand still all -1
+        show = t.phase != TablePhase.BET and bool(t.hands[seat, 0] >= 0)
         hand = t.hands[seat] if show else np.zeros(7, dtype=np.int64)
         main, bonus, envy = t.bets.get(seat, (0.0, 0.0, False))
         fill_observation(hand, show, int(t.phase), main / self.main_max, bonus / self.bonus_max if self.bonus_max else 0.0,
