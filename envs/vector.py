@@ -152,7 +152,7 @@ class SplitHandVectorEnv(VectorEnv):
         if isinstance(num_envs, (bool, np.bool_)) or not isinstance(num_envs, (int, np.integer)) or num_envs < 1:
             raise ValueError(f"num_envs={num_envs!r}: expected a positive integer (the number of sub-environments)")
         self.num_threads = resolve_num_threads(num_threads, num_envs)
-        self._pool = None
+        self._pool, self._pool_pid = None, 0
         if render_mode is not None:
             raise ValueError(f"render_mode={render_mode!r}: the vector environment does not render; "
                              f"expected None (render a single {self.single_env_cls.__name__} instead)")
@@ -331,8 +331,9 @@ class SplitHandVectorEnv(VectorEnv):
         if k == 1:
             kernel(0, n, *args)
             return
-        if self._pool is None:
+        if self._pool is None or self._pool_pid != os.getpid():  # a forked child has no worker threads
             self._pool = ThreadPoolExecutor(max_workers=k - 1, thread_name_prefix="splitpoker-vector")
+            self._pool_pid = os.getpid()
         bounds = [n * j // k for j in range(k + 1)]
         futures = [self._pool.submit(kernel, bounds[j], bounds[j + 1], *args) for j in range(1, k)]
         try:

@@ -353,3 +353,33 @@ def test_num_threads_default_and_bad_values():
     for bad in (0, -1, 65, 1.5, True, "2"):
         with pytest.raises(ValueError, match=f"num_threads={bad!r}: expected None"):
             AsiaPokerVectorEnv(2, num_threads=bad)
+
+
+@pytest.mark.skipif(not hasattr(__import__("os"), "fork"), reason="needs os.fork")
+def test_threaded_env_steps_in_a_forked_child():
+    """A process forked while the env's worker threads exist (multiprocessing's fork start
+    method) gets none of them: the env starts its own instead of waiting on threads that are gone."""
+    import os
+
+    env = PaiGowPokerSettingVectorEnv(8, num_threads=2)
+    env.reset(seed=3)
+    env.step(env.sample_legal_actions(np.random.default_rng(0)))  # the pool exists now
+    pid = os.fork()
+    if pid == 0:  # the child: step, then report through the exit code
+        code = 1
+        try:
+            env.step(env.sample_legal_actions(np.random.default_rng(1)))
+            code = 0
+        finally:
+            os._exit(code)
+    deadline = __import__("time").time() + 60
+    while True:
+        done, status = os.waitpid(pid, os.WNOHANG)
+        if done:
+            break
+        if __import__("time").time() > deadline:
+            os.kill(pid, 9)
+            pytest.fail("the forked child hung stepping the threaded env")
+        __import__("time").sleep(0.05)
+    assert os.waitstatus_to_exitcode(status) == 0
+    env.close()
