@@ -95,3 +95,21 @@ def test_trained_with_schedules_saves_and_loads_in_a_fresh_process(tmp_path):
     assert got["clip"] == pytest.approx([0.2, 0.1, 0.0])
     # 128 steps in two rollouts of 2 x 32: the second update ran at progress 1 - 128/128 = 0, the floor
     assert got["steps"] == 128 and got["opt_lr"] == pytest.approx(1e-4)
+
+
+def test_benchmark_builds_the_schedule_into_the_model():
+    """configs/benchmark/scorer_pure.yaml: the string stays in the spec (and so in run.json), the
+    model the harness builds gets the schedule."""
+    from agents.benchmark_run import RunSpec, build_model
+
+    cfg = BenchmarkConfig.from_yaml(ROOT / "configs" / "benchmark" / "scorer_pure.yaml")
+    assert len(cfg.seeds) >= 3 and {"table", "house-way", "mc-best", "random"} <= set(cfg.references)
+    env = next(e for e in cfg.envs if e.label == "paigow")
+    algo = cfg.algorithms[0]
+    assert algo.algo_kwargs["learning_rate"] == "lin_2e-3"
+    model, venv = build_model(RunSpec(env, algo, 0, cfg.total_timesteps, cfg.eval_every, 2, 2, 0), n_envs=2)
+    try:
+        assert model.learning_rate == LinearSchedule(2e-3)
+        assert [model.lr_schedule(p) for p in (1.0, 0.5, 0.0)] == pytest.approx([2e-3, 1e-3, 0.0])
+    finally:
+        venv.close()
