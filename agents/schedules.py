@@ -96,3 +96,11 @@ def resolve_schedules(algo_kwargs: dict[str, Any], where: str = "algo_kwargs") -
         if isinstance(out.get(key), str):
             out[key] = parse_schedule(out[key], f"{where}.{key}")
     return out
+
+
+def with_start(value: str, start: float, name: str = "learning_rate") -> str:
+    """The schedule string ``value`` restarted at ``start``, its floor kept in the same ratio to
+    the start (``lin_2e-3_2e-4`` with start 1e-3 -> ``lin_0.001_0.0001``): how a hyperparameter
+    search samples a schedule's start while keeping the grid's shape (:mod:`agents.tuning`)."""
+    s = parse_schedule(value, name)
+    return str(LinearSchedule(float(start), float(start) * s.final / s.initial))

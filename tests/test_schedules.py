@@ -113,3 +113,21 @@ def test_benchmark_builds_the_schedule_into_the_model():
         assert [model.lr_schedule(p) for p in (1.0, 0.5, 0.0)] == pytest.approx([2e-3, 1e-3, 0.0])
     finally:
         venv.close()
+
+
+def test_a_sweep_samples_the_start_of_a_fixed_schedule():
+    """scripts/tune.py: a grid's lin_ learning rate keeps its shape, the trial's value is its start."""
+    import optuna
+
+    from agents.benchmark_config import AlgoSpec
+    from agents.schedules import with_start
+    from agents.tuning import sample_algo
+
+    assert with_start("lin_2e-3_2e-4", 1e-3) == "lin_0.001_0.0001" and with_start("lin_2e-3", 5e-4) == "lin_0.0005"
+    study = optuna.create_study(sampler=optuna.samplers.RandomSampler(seed=0))
+    for fixed, ratio in (("lin_2e-3", 0.0), ("lin_2e-3_2e-4", 0.1)):
+        algo = AlgoSpec("Scorer", "maskable_ppo", "SettingScorerPolicy", 2, {"n_steps": 32, "learning_rate": fixed}, {})
+        s = parse_schedule(sample_algo(study.ask(), algo).algo_kwargs["learning_rate"])
+        assert 2e-4 <= s.initial <= 3e-3 and s.final == pytest.approx(ratio * s.initial, rel=1e-4)
+    plain = AlgoSpec("Scorer", "maskable_ppo", "SettingScorerPolicy", 2, {"n_steps": 32, "learning_rate": 1e-3}, {})
+    assert isinstance(sample_algo(study.ask(), plain).algo_kwargs["learning_rate"], float)
