@@ -42,6 +42,7 @@ from pathlib import Path
 from typing import Any
 
 from .training import ALGOS, algo_class
+from .training_config import check_algo_values
 
 EXECUTORS = ("ray", "local")
 TOP_KEYS = ("name", "description", "executor", "num_cpus", "total_timesteps", "eval_every", "seeds", "eval", "envs",
@@ -222,6 +223,10 @@ class BenchmarkConfig:
             bad = [k for k in algo_kwargs if k not in params]
             if bad:
                 raise ConfigError(f"unknown key {bad[0]!r} in {label}.algo_kwargs: expected some of {sorted(params)}")
+            try:
+                check_algo_values(a["algo"], algo_kwargs)  # ranges; schedules such as lin_2e-3
+            except ValueError as err:
+                raise ConfigError(f"{err} (in {label})") from None
             warm = a.get("warm_start")
             if warm is not None:
                 from .warm_start import WarmStart

@@ -150,6 +150,7 @@ def build_model(spec: RunSpec, n_envs: int | None = None):
     """The untrained model and its vectorised env, seeded from ``spec.seed``."""
     from envs.registration import VECTOR_ENTRY_POINTS
 
+    from .schedules import resolve_schedules
     from .training import TrainConfig, algo_class, make_vec_env
     from .training import resolve_policy as training_policy
 
@@ -164,7 +165,8 @@ def build_model(spec: RunSpec, n_envs: int | None = None):
     resolve_policy(a.algo, a.policy)  # a clear error for an unknown name
     policy, policy_kwargs = training_policy(cfg)  # the setting scorer's layout is read from the env
     model = algo_class(a.algo)(policy, venv, seed=spec.seed, device="cpu",
-                               policy_kwargs=policy_kwargs or None, verbose=0, **a.algo_kwargs)
+                               policy_kwargs=policy_kwargs or None, verbose=0,
+                               **resolve_schedules(a.algo_kwargs))  # lin_2e-3 -> a schedule
     return model, venv
 
 

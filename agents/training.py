@@ -38,6 +38,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from .schedules import resolve_schedules
 from .training_config import (
     ALGOS,
     MASKING_ALGOS,
@@ -292,7 +293,7 @@ def train(cfg: TrainConfig | None = None, *, resume: str | Path | None = None, t
             try:
                 policy, policy_kwargs = resolve_policy(cfg)
                 model = cls(policy, env, seed=seed, device=cfg.device, verbose=0,
-                            policy_kwargs=policy_kwargs or None, **cfg.algo_kwargs)
+                            policy_kwargs=policy_kwargs or None, **resolve_schedules(cfg.algo_kwargs))
             except (ValueError, TypeError, AssertionError) as e:
                 raise ConfigError(f"{cls.__name__} cannot be built from algo_kwargs={cfg.algo_kwargs} "
                                   f"policy_kwargs={cfg.policy_kwargs}: {e}") from None

@@ -21,7 +21,9 @@ YAML keys (``configs/asia_maskable_ppo.yaml``)::
       kwargs: {house_way: asia-000}              # fields of the env's config class
     algo: maskable_ppo                           # maskable_ppo | ppo | a2c | dqn
     policy: MlpPolicy                            # a name in the algorithm's policy_aliases
-    algo_kwargs: {learning_rate: 0.0003}         # keyword arguments of the algorithm class
+    algo_kwargs: {learning_rate: 0.0003}         # keyword arguments of the algorithm class;
+                                                 # learning_rate / clip_range also take a schedule:
+                                                 # lin_2e-3 (linear to 0), lin_2e-3_2e-4 (to a floor)
     policy_kwargs: {net_arch: [256, 256]}        # keyword arguments of the policy class
     n_envs: 4                                    # parallel environments
     vec_env: native                              # native | dummy | subproc
@@ -45,6 +47,8 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from .schedules import FORMS, SCHEDULE_KEYS, parse_schedule
 
 ALGOS = ("maskable_ppo", "ppo", "a2c", "dqn")
 MASKING_ALGOS = ("maskable_ppo",)
@@ -213,10 +217,14 @@ _ALGO_VALUES = {"learning_rate": ("number", 0.0, None), "gamma": ("number", 0.0,
                 "exploration_final_eps": ("number", 0.0, 1.0), "tau": ("number", 0.0, 1.0)}
 
 
-def _check_algo_values(algo: str, algo_kwargs: dict[str, Any]) -> None:
+def check_algo_values(algo: str, algo_kwargs: dict[str, Any]) -> None:
+    """Check the values of common ``algo_kwargs`` (ranges; schedule strings parsed); raises
+    ``ValueError`` naming the key and value."""
     rules = dict(_ALGO_VALUES)
     rules["batch_size"] = ("int", 2 if algo in ("maskable_ppo", "ppo") else 1, None)
     for key, value in algo_kwargs.items():
+        if key in SCHEDULE_KEYS and isinstance(value, str):  # lin_2e-3: agents/schedules.py
+            value = parse_schedule(value, f"algo_kwargs.{key}").initial
         if key not in rules:
             continue
         kind, low, high = rules[key]
@@ -228,6 +236,8 @@ def _check_algo_values(algo: str, algo_kwargs: dict[str, Any]) -> None:
             ok = (isinstance(value, numbers.Real) and not isinstance(value, bool) and value == value  # not NaN
                   and (value > low if strict else value >= low) and (high is None or value <= high))
             expected = f"a number {'>' if strict else '>='} {low:g}" + (f" and <= {high:g}" if high is not None else "")
+            if key in SCHEDULE_KEYS:
+                expected += f", or a schedule {FORMS}"
         if not ok:
             raise ValueError(f"algo_kwargs.{key}={value!r}: expected {expected}")
 
@@ -267,7 +277,7 @@ def check_algo_and_policy(algo: str, policy: str, algo_kwargs: dict[str, Any], p
     unknown = set(algo_kwargs) - names
     if unknown and not open_ended:
         raise _unknown(f"algo_kwargs key(s) for {cls.__name__}", unknown, names)
-    _check_algo_values(algo, algo_kwargs)
+    check_algo_values(algo, algo_kwargs)
     policy_cls = policy_class(algo, policy)
     for key in policy_kwargs:
         if key in _RESERVED_POLICY_KWARGS:

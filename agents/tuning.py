@@ -20,6 +20,10 @@ Search spaces (:data:`SPACES`), per policy; every other key keeps the grid's val
     MlpPolicy             learning_rate  log-uniform 1e-4 .. 3e-3, n_epochs 3 | 5 | 10,
                           ent_coef 0 | 1e-3 | 1e-2, net_arch [64, 64] | [256, 256]  (PPO family)
 
+A schedule string as the grid's fixed ``learning_rate`` (``lin_2e-3``, :mod:`agents.schedules`)
+keeps its shape: the trial samples its start (``lin_<sampled>``; a floor keeps its ratio to the
+start), so a sweep can tune a decaying rate.
+
 Resumable: the study lives in ``<out>/optuna.journal`` (Optuna's ``JournalStorage``, an
 append-only log, safe to interrupt); rerunning the same command runs only the trials still
 missing (complete + pruned count as done; a trial cut off by a crash is marked failed and rerun).
@@ -36,6 +40,7 @@ from pathlib import Path
 from typing import Any
 
 from .benchmark_config import AlgoSpec, BenchmarkConfig, ConfigError, EnvSpec
+from .schedules import SCHEDULE_KEYS, with_start
 
 LR = ("learning_rate", "log", 2e-4, 3e-3)
 SPACES: dict[str, list[tuple]] = {
@@ -67,6 +72,8 @@ def sample_algo(trial, algo: AlgoSpec) -> AlgoSpec:
             trial.suggest_categorical(name, args[0])
         if name == "net_arch":
             value = [int(w) for w in value.split("x")]
+        if name in SCHEDULE_KEYS and isinstance(algo_kwargs.get(name), str):
+            value = with_start(algo_kwargs[name], value, f"{algo.name}.algo_kwargs.{name}")  # keep lin_ decay
         (policy_kwargs if name in POLICY_KEYS else algo_kwargs)[name] = value
     rollout = algo_kwargs.get("n_steps", 2048) * algo.n_envs
     if algo_kwargs.get("batch_size", 64) > rollout:

@@ -1,0 +1,133 @@
+"""Schedule strings in the configs (``learning_rate: lin_2e-3``): values worked by hand, bad
+strings rejected naming the value, and a model trained with schedules saved and loaded in a
+fresh process."""
+
+import json
+import pickle
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+from agents.benchmark_config import BenchmarkConfig, ConfigError
+from agents.schedules import LinearSchedule, parse_schedule, resolve_schedules
+from agents.training import TrainConfig, train
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_linear_schedule_worked_by_hand():
+    # lin_2e-3: 2e-3 * progress_remaining
+    s = parse_schedule("lin_2e-3")
+    assert s == LinearSchedule(2e-3, 0.0)
+    assert (s(1.0), s(0.5), s(0.0)) == pytest.approx((2e-3, 1e-3, 0.0), abs=1e-15)
+    # lin_2e-3_2e-4: 2e-4 + progress * 1.8e-3 -> 2e-3, 2e-4 + 9e-4 = 1.1e-3, 2e-4
+    f = parse_schedule("lin_2e-3_2e-4")
+    assert (f(1.0), f(0.5), f(0.0)) == pytest.approx((2e-3, 1.1e-3, 2e-4), abs=1e-15)
+    assert (str(s), str(f)) == ("lin_0.002", "lin_0.002_0.0002")
+    assert pickle.loads(pickle.dumps(f)) == f
+    # only the schedule keys are converted; numbers pass through
+    kw = resolve_schedules({"learning_rate": "lin_0.001", "clip_range": "lin_0.2", "n_steps": 8, "ent_coef": 0.01})
+    assert kw == {"learning_rate": LinearSchedule(1e-3), "clip_range": LinearSchedule(0.2), "n_steps": 8, "ent_coef": 0.01}
+
+
+@pytest.mark.parametrize("value,message", [
+    ("lin_abc", "'abc' is not a finite number"),
+    ("lin_-1", "start value -1 must be > 0"),
+    ("lin_0", "start value 0 must be > 0"),
+    ("exp_1e-3", "unknown schedule 'exp'"),
+    ("lin", "no start value"),
+    ("lin_", "expected 'lin_<start>'"),
+    ("lin_1e-3_2e-3", "floor 0.002 must be between 0 and the start value 0.001"),
+    ("lin_1e-3_-1e-4", "floor -0.0001 must be between 0"),
+    ("lin_inf", "'inf' is not a finite number"),
+    ("lin_1e-3_1e-4_0", "expected 'lin_<start>'"),
+    ("0.001", "unknown schedule '0.001'"),
+])
+def test_bad_schedule_strings_fail_naming_the_value(value, message):
+    with pytest.raises(ValueError, match=re.escape(f"algo_kwargs.learning_rate={value!r}")) as err:
+        TrainConfig(algo_kwargs={"learning_rate": value})
+    assert message in str(err.value)
+    with pytest.raises(ValueError, match=re.escape(f"algo_kwargs.clip_range={value!r}")):
+        TrainConfig(algo_kwargs={"clip_range": value})
+
+
+def test_schedules_only_where_sb3_takes_them():
+    with pytest.raises(ValueError, match=r"algo_kwargs.gamma='lin_0.9': expected a number >= 0 and <= 1"):
+        TrainConfig(algo_kwargs={"gamma": "lin_0.9"})
+
+
+def test_benchmark_config_rejects_a_bad_schedule_before_training():
+    data = {"name": "s", "total_timesteps": 64, "eval_every": 32, "seeds": [0],
+            "envs": [{"id": "splitpoker/PaiGowPokerSetting-v0"}],
+            "algorithms": [{"name": "ppo", "algo": "maskable_ppo", "algo_kwargs": {"learning_rate": "lin_abc"}}]}
+    with pytest.raises(ConfigError, match=r"algo_kwargs.learning_rate='lin_abc'.*\(in algorithms\[0\]"):
+        BenchmarkConfig.from_dict(data)
+    data["algorithms"][0]["algo_kwargs"] = {"learning_rate": "lin_1e-3_1e-4", "clip_range": "lin_0.2"}
+    assert BenchmarkConfig.from_dict(data).algorithms[0].algo_kwargs["learning_rate"] == "lin_1e-3_1e-4"
+
+
+def test_trained_with_schedules_saves_and_loads_in_a_fresh_process(tmp_path):
+    cfg = TrainConfig(env_id="splitpoker/PaiGowPokerSetting-v0", algo="maskable_ppo", policy="SettingScorerPolicy",
+                      env_kwargs={"setting_features": True}, policy_kwargs={"hidden": 16, "context": 4},
+                      algo_kwargs={"learning_rate": "lin_1e-3_1e-4", "clip_range": "lin_0.2", "n_steps": 32,
+                                   "batch_size": 32, "n_epochs": 1},
+                      n_envs=2, total_timesteps=128, checkpoint_freq=1000, log_dir=str(tmp_path), run_name="sched")
+    run_dir = train(cfg, progress_bar=False, log=lambda m: None)
+    # the run's config keeps the string a user wrote
+    saved = yaml.safe_load((run_dir / "config.yaml").read_text())
+    assert saved["algo_kwargs"]["learning_rate"] == "lin_1e-3_1e-4"
+    code = (
+        "import json\n"
+        "from agents.training import load_model\n"
+        f"model, cfg = load_model({str(run_dir / 'model.zip')!r})\n"
+        "print(json.dumps({'type': type(model.learning_rate).__name__, 'lr': [model.lr_schedule(p) for p in (1, 0.5, 0)],\n"
+        "                  'clip': [model.clip_range(p) for p in (1, 0.5, 0)], 'steps': model.num_timesteps,\n"
+        "                  'opt_lr': model.policy.optimizer.param_groups[0]['lr'], 'cfg_lr': cfg.algo_kwargs['learning_rate']}))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True)
+    got = json.loads(out.stdout.strip().splitlines()[-1])
+    assert got["type"] == "LinearSchedule" and got["cfg_lr"] == "lin_1e-3_1e-4"
+    assert got["lr"] == pytest.approx([1e-3, 5.5e-4, 1e-4])
+    assert got["clip"] == pytest.approx([0.2, 0.1, 0.0])
+    # 128 steps in two rollouts of 2 x 32: the second update ran at progress 1 - 128/128 = 0, the floor
+    assert got["steps"] == 128 and got["opt_lr"] == pytest.approx(1e-4)
+
+
+def test_benchmark_builds_the_schedule_into_the_model():
+    """configs/benchmark/scorer_pure.yaml: the string stays in the spec (and so in run.json), the
+    model the harness builds gets the schedule."""
+    from agents.benchmark_run import RunSpec, build_model
+
+    cfg = BenchmarkConfig.from_yaml(ROOT / "configs" / "benchmark" / "scorer_pure.yaml")
+    assert len(cfg.seeds) >= 3 and {"table", "house-way", "mc-best", "random"} <= set(cfg.references)
+    env = next(e for e in cfg.envs if e.label == "paigow")
+    algo = cfg.algorithms[0]
+    assert algo.algo_kwargs["learning_rate"] == "lin_2e-3"
+    model, venv = build_model(RunSpec(env, algo, 0, cfg.total_timesteps, cfg.eval_every, 2, 2, 0), n_envs=2)
+    try:
+        assert model.learning_rate == LinearSchedule(2e-3)
+        assert [model.lr_schedule(p) for p in (1.0, 0.5, 0.0)] == pytest.approx([2e-3, 1e-3, 0.0])
+    finally:
+        venv.close()
+
+
+def test_a_sweep_samples_the_start_of_a_fixed_schedule():
+    """scripts/tune.py: a grid's lin_ learning rate keeps its shape, the trial's value is its start."""
+    import optuna
+
+    from agents.benchmark_config import AlgoSpec
+    from agents.schedules import with_start
+    from agents.tuning import sample_algo
+
+    assert with_start("lin_2e-3_2e-4", 1e-3) == "lin_0.001_0.0001" and with_start("lin_2e-3", 5e-4) == "lin_0.0005"
+    study = optuna.create_study(sampler=optuna.samplers.RandomSampler(seed=0))
+    for fixed, ratio in (("lin_2e-3", 0.0), ("lin_2e-3_2e-4", 0.1)):
+        algo = AlgoSpec("Scorer", "maskable_ppo", "SettingScorerPolicy", 2, {"n_steps": 32, "learning_rate": fixed}, {})
+        s = parse_schedule(sample_algo(study.ask(), algo).algo_kwargs["learning_rate"])
+        assert 2e-4 <= s.initial <= 3e-3 and s.final == pytest.approx(ratio * s.initial, rel=1e-4)
+    plain = AlgoSpec("Scorer", "maskable_ppo", "SettingScorerPolicy", 2, {"n_steps": 32, "learning_rate": 1e-3}, {})
+    assert isinstance(sample_algo(study.ask(), plain).algo_kwargs["learning_rate"], float)
