@@ -199,3 +199,11 @@ def test_benchmark_config_names_the_bad_warm_start_value():
            "envs": [{"id": "splitpoker/PaiGowPokerSetting-v0"}], "algorithms": [algo], "references": []}
     with pytest.raises(ConfigError, match=r"algorithms\[0\] \('BC'\)\.warm_start: warm_start temperature=-1"):
         BenchmarkConfig.from_dict(cfg)
+
+
+def test_report_names_the_loss():
+    from agents.benchmark_report import training_label
+
+    assert training_label({"teacher": "table", "hands": 100_000, "target": "soft", "temperature": 0.003}) == (
+        "warm start: distillation (T = 0.003) from `table` on 100,000 hands, then RL")
+    assert training_label({"teacher": "house-way", "hands": 60}) == "warm start: BC from `house-way` on 60 hands, then RL"
