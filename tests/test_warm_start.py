@@ -207,3 +207,12 @@ def test_report_names_the_loss():
     assert training_label({"teacher": "table", "hands": 100_000, "target": "soft", "temperature": 0.003}) == (
         "warm start: distillation (T = 0.003) from `table` on 100,000 hands, then RL")
     assert training_label({"teacher": "house-way", "hands": 60}) == "warm start: BC from `house-way` on 60 hands, then RL"
+
+
+def test_bench_script_refuses_bad_counts(capsys):
+    from scripts.bench_warm_start import main
+
+    assert main(["--hands", "0"]) == 2
+    assert "--hands 0: expected a positive integer" in capsys.readouterr().err
+    assert main(["--slow-hands", "-3"]) == 2
+    assert "--slow-hands -3" in capsys.readouterr().err
