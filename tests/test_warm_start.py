@@ -216,3 +216,21 @@ def test_bench_script_refuses_bad_counts(capsys):
     assert "--hands 0: expected a positive integer" in capsys.readouterr().err
     assert main(["--slow-hands", "-3"]) == 2
     assert "--slow-hands -3" in capsys.readouterr().err
+
+
+def test_scorer_warm_grid_matches_the_scorer_grid():
+    """The goal grid for warm-started agents: same environments, evaluation set and references
+    as configs/benchmark/scorer.yaml; every algorithm warm-started (reported apart from pure RL),
+    the soft one with the default temperature, the RL phase at a lower rate than the clone."""
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent / "configs" / "benchmark"
+    warm = BenchmarkConfig.from_yaml(root / "scorer_warm.yaml")
+    base = BenchmarkConfig.from_yaml(root / "scorer.yaml")
+    assert [(e.id, e.kwargs) for e in warm.envs] == [(e.id, e.kwargs) for e in base.envs]
+    assert (warm.eval_hands, warm.eval_seed, warm.references) == (base.eval_hands, base.eval_seed, base.references)
+    assert len(warm.seeds) >= 3 and all(a.warm_start for a in warm.algorithms)
+    soft = [WarmStart.from_dict(a.warm_start) for a in warm.algorithms if a.warm_start.get("target") == "soft"]
+    assert soft and soft[0].temperature == 0.003 and soft[0].teacher == "table"
+    for a in warm.algorithms:
+        assert a.algo_kwargs["learning_rate"] < WarmStart.from_dict(a.warm_start).learning_rate
