@@ -138,15 +138,18 @@ def write_teacher_dataset(env, teacher: str, hands: int, seed: int, path: str | 
 
     from .evaluation import hand_seeds
 
-    seeds = hand_seeds(seed, hands)
+    if isinstance(hands, bool) or not isinstance(hands, (int, np.integer)) or hands < 1:
+        raise ValueError(f"hands={hands!r}: expected a positive integer (hands to deal to the teacher)")
+    if teacher not in TEACHERS:
+        raise ValueError(f"teacher {teacher!r}: expected one of {TEACHERS}")
+    seeds = hand_seeds(seed, int(hands))
     can = batched_path_available(env, teacher)
     if batched and not can:
         raise ValueError(f"no batched dataset path for teacher {teacher!r} on {type(env.unwrapped).__name__}: it "
                          f"needs a one-step setting environment and teacher 'table' or 'house-way'")
     rows = (_rows_batched if can and batched is not False else _rows_one_by_one)(env, teacher, seeds, seed, progress, table)
     obs, masks, actions, values, row_seeds = rows
-    n, a = masks.shape
-    table = pa.table({
+    data = pa.table({
         "obs": _fixed_lists(obs.astype(np.float32, copy=False), pa.float32()),
         "action_mask": _fixed_lists(masks.astype(bool, copy=False), pa.bool_()),
         "action": pa.array(actions.astype(np.int64, copy=False), type=pa.int64()),
@@ -155,19 +158,22 @@ def write_teacher_dataset(env, teacher: str, hands: int, seed: int, path: str | 
     })
     path = Path(path)
     tmp = path.with_suffix(".parquet.tmp")
-    pq.write_table(table, tmp)
+    pq.write_table(data, tmp)
     tmp.replace(path)
     return path
 
 
 def _fixed_lists(a: np.ndarray, value_type):
     """A list<value_type> array of ``a``'s rows, built from the flat buffer and offsets (no
-    Python loop over rows)."""
+    Python loop over rows); large_list once the values outgrow 32-bit offsets."""
     import pyarrow as pa
 
     n, w = a.shape
-    offsets = pa.array(np.arange(0, (n + 1) * w, w, dtype=np.int32), type=pa.int32())
-    return pa.ListArray.from_arrays(offsets, pa.array(a.reshape(-1), type=value_type))
+    if n * w < 2**31:
+        offsets = pa.array(np.arange(0, (n + 1) * w, w, dtype=np.int32), type=pa.int32())
+        return pa.ListArray.from_arrays(offsets, pa.array(a.reshape(-1), type=value_type))
+    offsets = pa.array(np.arange(0, (n + 1) * w, w, dtype=np.int64), type=pa.int64())
+    return pa.LargeListArray.from_arrays(offsets, pa.array(a.reshape(-1), type=value_type))
 
 
 def batched_path_available(env, teacher: str) -> bool:

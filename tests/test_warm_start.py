@@ -234,3 +234,13 @@ def test_scorer_warm_grid_matches_the_scorer_grid():
     assert soft and soft[0].temperature == 0.003 and soft[0].teacher == "table"
     for a in warm.algorithms:
         assert a.algo_kwargs["learning_rate"] < WarmStart.from_dict(a.warm_start).learning_rate
+
+
+def test_dataset_writer_refuses_bad_arguments(setup, tmp_path):
+    env, table = setup
+    for bad in (0, -5, 2.5, True):
+        with pytest.raises(ValueError, match=f"hands={bad!r}: expected a positive integer"):
+            write_teacher_dataset(env, "table", bad, 1, tmp_path / "d.parquet", table=table)
+    with pytest.raises(ValueError, match="teacher 'oracle'"):
+        write_teacher_dataset(env, "oracle", 5, 1, tmp_path / "d.parquet")
+    assert not (tmp_path / "d.parquet").exists()
