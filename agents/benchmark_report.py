@@ -66,10 +66,16 @@ run named under its grid. Pure RL unless a grid says otherwise.
 
 
 def training_label(warm_start: dict | None) -> str:
-    """``pure RL``, or the warm start's teacher and size (behaviour cloning, then RL)."""
+    """``pure RL``, or the warm start's teacher, size and loss (behaviour cloning on the teacher's
+    actions, or distillation of its action values at a temperature; then RL)."""
     if not warm_start:
         return "pure RL"
-    return (f"warm start: BC from `{warm_start.get('teacher', 'table')}` on {warm_start.get('hands', 20000):,} hands, "
+    how = "BC"
+    if warm_start.get("target") == "soft":
+        from .warm_start import DEFAULT_TEMPERATURE
+
+        how = f"distillation (T = {warm_start.get('temperature', DEFAULT_TEMPERATURE):g})"
+    return (f"warm start: {how} from `{warm_start.get('teacher', 'table')}` on {warm_start.get('hands', 20000):,} hands, "
             "then RL")
 
 

@@ -228,7 +228,10 @@ def warm_start_model(model, spec: RunSpec) -> dict:
     """Behaviour-clone the untrained ``model`` from the run's ``warm_start`` teacher
     (:mod:`agents.warm_start`; the teacher's dataset is written to a temporary directory and
     dropped: it is reproducible from the teacher, its seed and the env). Its time counts in the
-    run's ``train_seconds``: the step budget is the RL fine-tuning that follows."""
+    run's ``train_seconds``: the step budget is the RL fine-tuning that follows. The run's seed is
+    added to the block's ``seed``: every seed of a grid deals (and shuffles) its own hands, so
+    the interval across seeds covers the dataset too."""
+    import dataclasses
     import tempfile
 
     import gymnasium as gym
@@ -236,6 +239,7 @@ def warm_start_model(model, spec: RunSpec) -> dict:
     from .warm_start import WarmStart, warm_start
 
     ws = WarmStart.from_dict(dict(spec.algo.warm_start))
+    ws = dataclasses.replace(ws, seed=ws.seed + spec.seed)
     with tempfile.TemporaryDirectory(prefix="warm_start_") as tmp:
         return warm_start(model, lambda: gym.make(spec.env.id, **spec.env.kwargs), ws, Path(tmp), log=lambda m: None)
 

@@ -178,9 +178,10 @@ def test_warm_start_clones_the_teacher_then_trains(tmp_path):
     run_dir = train(cfg, progress_bar=False, log=lambda m: None)
     stats = json.loads((run_dir / "warm_start.json").read_text())
     table = pq.read_table(run_dir / "warm_start.parquet")
-    assert table.num_rows == 600 and set(table.column_names) == {"obs", "action_mask", "action", "seed"}
-    obs, masks, actions = read_teacher_dataset(run_dir / "warm_start.parquet")
+    assert table.num_rows == 600 and set(table.column_names) == {"obs", "action_mask", "action", "action_values", "seed"}
+    obs, masks, actions, values = read_teacher_dataset(run_dir / "warm_start.parquet", values=True)
     assert masks[np.arange(600), actions].all()
+    assert np.isnan(values).all()  # the house way names its setting, it does not value the others
     # 21 settings: cloning must agree with the teacher far above chance
     assert stats["accuracy"] > 0.6
     assert (run_dir / "model.zip").exists()
