@@ -17,8 +17,8 @@ import pytest
 import torch as th
 
 import envs  # noqa: F401
-from agents.setting_scorer import SettingScorerNet, layout_kwargs
 from agents.eval_set import game_of_env
+from agents.setting_scorer import SettingScorerNet, layout_kwargs
 from agents.strategy_table import StrategyTable
 
 pytestmark = pytest.mark.slow
@@ -51,7 +51,7 @@ def test_scorer_imitates_the_paigow_strategy_table():
     off, n = lk["setting_offset"], lk["n_settings"]
     th.manual_seed(0)
     net = SettingScorerNet(x.shape[1], n_actions, **lk, hidden=64, context=8)
-    train, test = slice(0, 16_000), slice(16_000, 20_000)
+    test = slice(16_000, 20_000)  # held out; the first 16,000 hands train
     before = table_regret(net, x[test], ev[test], legal[test], off, n)
     opt = th.optim.Adam(net.parameters(), lr=1e-3)
     target = ev.masked_fill(~legal, -2.0).argmax(1)
