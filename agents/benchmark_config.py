@@ -23,7 +23,8 @@ Layout (every key below is the complete set; an unknown key is an error naming i
         policy: MlpPolicy           # an SB3 alias of that algorithm, or a policy class of
                                     # agents.setting_scorer (e.g. SettingScorerPolicy)
         n_envs: 4
-        algo_kwargs: {...}          # checked against the algorithm's constructor
+        algo_kwargs: {...}          # checked against the algorithm's constructor and value ranges;
+                                    # learning_rate / clip_range: a number or lin_2e-3 (agents/schedules.py)
         policy_kwargs: {...}
         warm_start: {teacher: table, hands: 20000, epochs: 3}   # optional: behaviour cloning first
                                     # (agents.warm_start; its time counts in the run's wall time)
