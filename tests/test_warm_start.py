@@ -210,7 +210,16 @@ def test_report_names_the_loss():
 
 
 def test_bench_script_refuses_bad_counts(capsys):
+    import subprocess
+    import sys
+    from pathlib import Path
+
     from scripts.bench_warm_start import main
+
+    root = Path(__file__).resolve().parent.parent
+    out = subprocess.run([sys.executable, str(root / "scripts" / "bench_warm_start.py"), "--help"], capture_output=True,
+                         text=True, cwd=root, timeout=120)
+    assert out.returncode == 0 and "usage" in out.stdout and "one-by-one" in out.stdout
 
     assert main(["--hands", "0"]) == 2
     assert "--hands 0: expected a positive integer" in capsys.readouterr().err
