@@ -210,7 +210,16 @@ def test_report_names_the_loss():
 
 
 def test_bench_script_refuses_bad_counts(capsys):
+    import subprocess
+    import sys
+    from pathlib import Path
+
     from scripts.bench_warm_start import main
+
+    root = Path(__file__).resolve().parent.parent
+    out = subprocess.run([sys.executable, str(root / "scripts" / "bench_warm_start.py"), "--help"], capture_output=True,
+                         text=True, cwd=root, timeout=120)
+    assert out.returncode == 0 and "usage" in out.stdout and "one-by-one" in out.stdout
 
     assert main(["--hands", "0"]) == 2
     assert "--hands 0: expected a positive integer" in capsys.readouterr().err
@@ -244,3 +253,35 @@ def test_dataset_writer_refuses_bad_arguments(setup, tmp_path):
     with pytest.raises(ValueError, match="teacher 'oracle'"):
         write_teacher_dataset(env, "oracle", 5, 1, tmp_path / "d.parquet")
     assert not (tmp_path / "d.parquet").exists()
+
+
+def test_betting_env_rows_have_values_only_for_settings(tmp_path):
+    """Two decisions per hand in the betting environment: the bet row has no teacher values
+    (all NaN: the soft target falls back to the teacher's bet), the setting row has them."""
+    env = gym.make("splitpoker/PaiGowPoker-v0", house_way="paigow-igw")
+    game = env.unwrapped.game
+    table = StrategyTable(game, universe=K, dealer=build_dealer_table(game, universe=K), use_cache=False)
+    path = write_teacher_dataset(env, "table", 6, 2, tmp_path / "bet.parquet", table=table)
+    env.close()
+    obs, masks, actions, values = read_teacher_dataset(path, values=True)
+    assert len(actions) == 12
+    bets, sets = slice(0, None, 2), slice(1, None, 2)
+    assert np.isnan(values[bets]).all() and (actions[bets] == 0).all()
+    assert np.array_equal(np.isnan(values[sets]), ~masks[sets])
+    p = soft_targets(values, masks, actions, 0.003)
+    assert (p[bets, 0] == 1.0).all() and np.allclose(p.sum(1), 1.0)
+
+
+def test_monte_carlo_teacher_values_are_its_estimates(tmp_path):
+    """``mc-best`` values every setting by its Monte Carlo means and plays their argmax: the
+    rows' actions are the ones its own policy plays on the same hands with the same seed."""
+    from agents.policies import make_baseline
+
+    env = gym.make("splitpoker/PaiGowPokerSetting-v0", house_way="paigow-igw")
+    path = write_teacher_dataset(env, "mc-best", 4, 9, tmp_path / "mc.parquet")
+    obs, masks, actions, values = read_teacher_dataset(path, values=True)
+    policy = make_baseline("mc-best", env, seed=9)
+    assert [policy.act(o, m) for o, m in zip(obs, masks, strict=True)] == actions.tolist()
+    assert np.isfinite(values[masks]).all() and np.isnan(values[~masks]).all()
+    assert np.allclose(values[np.arange(4), actions], np.nanmax(values, axis=1))
+    env.close()
