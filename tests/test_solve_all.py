@@ -318,7 +318,7 @@ def test_ctrl_c_exits_130_keeps_finished_shards_and_stops_ray(tmp_path):
     finally:
         if p.poll() is None:
             os.killpg(p.pid, signal.SIGKILL)
-    assert p.returncode == 130 and "rerun the same command to resume" in err
+    assert p.returncode == 130 and "rerun the same command to resume" in err, err[-3000:]
     assert not list(out.glob(".*tmp*"))
     game = Game("paigow", "paigow-igw")
     plan, classes = es.make_plan(12, 0, 1)
