@@ -283,3 +283,11 @@ def write_text_atomic(path: str | os.PathLike, text: str) -> None:
 def write_json(path: str | os.PathLike, obj: Any) -> None:
     """Strict JSON written atomically."""
     write_text_atomic(path, dumps(obj) + "\n")
+
+
+def report_json(result: Any, out: str | os.PathLike | None) -> None:
+    """Print ``result`` as strict JSON and, with ``out``, also write it there atomically (a
+    measuring script's last step; check ``out`` with :func:`check_output` before the work)."""
+    if out:
+        write_json(out, result)
+    print(dumps(result))

@@ -19,10 +19,10 @@ Example:
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import time
-from pathlib import Path
+
+from agents import cli
 
 ENVS = {"asia": ("splitpoker/AsiaPokerSetting-v0", {"house_way": "asia-000"}),
         "paigow": ("splitpoker/PaiGowPokerSetting-v0", {"house_way": "paigow-igw"})}
@@ -33,8 +33,9 @@ VARIANTS = [("dummy-4-two-pass", "dummy", 4, 512, True), ("native-4", "native", 
 def parse_args(argv=None):
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--game", choices=sorted(ENVS), default="paigow", help="which one-step setting env (default paigow)")
-    p.add_argument("--steps", type=int, default=8192, help="timed training steps per variant (default 8192)")
-    p.add_argument("--out", help="also write the JSON here")
+    p.add_argument("--steps", type=cli.count(1, 10_000_000, "time: ~1,000-4,000 steps/s"), default=8192,
+                   help="timed training steps per variant (default 8192)")
+    p.add_argument("--out", help="also write the JSON here (.json, atomically; the folder is checked first)")
     return p.parse_args(argv)
 
 
@@ -82,18 +83,18 @@ def measure(game: str, steps: int, log=print) -> dict:
 
 def main(argv=None) -> int:
     args = parse_args(argv)
-    if args.steps < 1:
-        print(f"error: --steps {args.steps}: expected a positive integer", file=sys.stderr)
-        return 2
-    try:
-        result = measure(args.game, args.steps, log=lambda m: print(m, file=sys.stderr, flush=True))
-    except KeyboardInterrupt:
-        print("\ninterrupted: nothing written", file=sys.stderr)
-        return 130
-    text = json.dumps(result, indent=1)
     if args.out:
-        Path(args.out).write_text(text + "\n")
-    print(text)
+        try:
+            cli.check_output("--out", args.out, (".json",))
+        except cli.CliError as e:
+            print(f"error: {e}", file=sys.stderr)
+            return 2
+    return cli.run_interruptible(run, args, "nothing written")
+
+
+def run(args) -> int:
+    result = measure(args.game, args.steps, log=lambda m: print(m, file=sys.stderr, flush=True))
+    cli.report_json(result, args.out)
     return 0
 
 

@@ -22,11 +22,12 @@ Example:
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import tempfile
 import time
 from pathlib import Path
+
+from agents import cli
 
 ENVS = {"asia": ("splitpoker/AsiaPokerSetting-v0", {"house_way": "asia-000"}),
         "paigow": ("splitpoker/PaiGowPokerSetting-v0", {"house_way": "paigow-igw",
@@ -36,9 +37,11 @@ ENVS = {"asia": ("splitpoker/AsiaPokerSetting-v0", {"house_way": "asia-000"}),
 def parse_args(argv=None):
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--game", choices=sorted(ENVS), default="paigow", help="which one-step setting env (default paigow)")
-    p.add_argument("--hands", type=int, default=20_000, help="hands for the batched writer and the readers (default 20000)")
-    p.add_argument("--slow-hands", type=int, default=1_000, help="hands for the one-by-one writer (default 1000)")
-    p.add_argument("--out", help="also write the JSON here")
+    p.add_argument("--hands", type=cli.count(1, 10_000_000, "memory: one row per hand"), default=20_000,
+                   help="hands for the batched writer and the readers (default 20000)")
+    p.add_argument("--slow-hands", type=cli.count(1, 1_000_000, "time: one Python step per hand"), default=1_000,
+                   help="hands for the one-by-one writer (default 1000)")
+    p.add_argument("--out", help="also write the JSON here (.json, atomically; the folder is checked first)")
     return p.parse_args(argv)
 
 
@@ -90,20 +93,18 @@ def measure(game: str, hands: int, slow_hands: int, log=print) -> dict:
 
 def main(argv=None) -> int:
     args = parse_args(argv)
-    for name in ("hands", "slow_hands"):
-        v = getattr(args, name)
-        if v < 1:
-            print(f"error: --{name.replace('_', '-')} {v}: expected a positive integer", file=sys.stderr)
-            return 2
-    try:
-        result = measure(args.game, args.hands, args.slow_hands, log=lambda m: print(m, file=sys.stderr, flush=True))
-    except KeyboardInterrupt:
-        print("\ninterrupted: nothing written", file=sys.stderr)
-        return 130
-    text = json.dumps(result, indent=1)
     if args.out:
-        Path(args.out).write_text(text + "\n")
-    print(text)
+        try:
+            cli.check_output("--out", args.out, (".json",))
+        except cli.CliError as e:
+            print(f"error: {e}", file=sys.stderr)
+            return 2
+    return cli.run_interruptible(run, args, "nothing written")
+
+
+def run(args) -> int:
+    result = measure(args.game, args.hands, args.slow_hands, log=lambda m: print(m, file=sys.stderr, flush=True))
+    cli.report_json(result, args.out)
     return 0
 
 

@@ -177,6 +177,13 @@ CASES = [
     ("benchmark", ["--out", "{t}/nofolder/b.json"], 2, "--out {t}/nofolder/b.json: the folder {t}/nofolder does not exist"),
     ("benchmark", ["--out", "{t}/b.txt"], 2, "--out {t}/b.txt: expected a file ending in .json"),
     # demo.py
+    ("bench_warm_start", ["--hands", "0"], 2, "argument --hands: 0: expected an integer 1..10,000,000"),
+    ("bench_warm_start", ["--slow-hands", "x"], 2, "argument --slow-hands: 'x' is not an integer"),
+    ("bench_warm_start", ["--game", "blackjack"], 2, "argument --game: invalid choice: 'blackjack'"),
+    ("bench_warm_start", ["--out", "{t}/nowhere/w.json"], 2, "--out {t}/nowhere/w.json: the folder {t}/nowhere does not exist"),
+    ("bench_scorer_speed", ["--steps", "0"], 2, "argument --steps: 0: expected an integer 1..10,000,000"),
+    ("bench_scorer_speed", ["--game", "blackjack"], 2, "argument --game: invalid choice: 'blackjack'"),
+    ("bench_scorer_speed", ["--out", "{t}/s.txt"], 2, "--out {t}/s.txt: expected a file ending in .json"),
     ("demo", ["--config", "{t}/missing.yaml"], 2, "--config {t}/missing.yaml: no such file"),
     ("demo", ["--timesteps", "0"], 2, "argument --timesteps: 0: expected an integer 1..100,000,000"),
     ("demo", ["--hands", "0"], 2, "argument --hands: 0: expected an integer 1..1,000,000"),

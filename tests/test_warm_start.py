@@ -221,10 +221,14 @@ def test_bench_script_refuses_bad_counts(capsys):
                          text=True, cwd=root, timeout=120)
     assert out.returncode == 0 and "usage" in out.stdout and "one-by-one" in out.stdout
 
-    assert main(["--hands", "0"]) == 2
-    assert "--hands 0: expected a positive integer" in capsys.readouterr().err
-    assert main(["--slow-hands", "-3"]) == 2
-    assert "--slow-hands -3" in capsys.readouterr().err
+    import pytest
+
+    with pytest.raises(SystemExit) as e:
+        main(["--hands", "0"])
+    assert e.value.code == 2 and "argument --hands: 0: expected an integer 1..10,000,000" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as e:
+        main(["--slow-hands", "-3"])
+    assert e.value.code == 2 and "argument --slow-hands: -3: expected an integer 1..1,000,000" in capsys.readouterr().err
 
 
 def test_scorer_warm_grid_matches_the_scorer_grid():
