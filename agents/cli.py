@@ -285,6 +285,19 @@ def write_json(path: str | os.PathLike, obj: Any) -> None:
     write_text_atomic(path, dumps(obj) + "\n")
 
 
+def refuse_output(flag: str, path: str | os.PathLike | None, suffixes: tuple[str, ...] | None = None) -> int:
+    """:func:`check_output` for a script's ``main``: 0 when ``path`` is None or writable, else
+    print ``error: ...`` to stderr and return the exit code 2."""
+    if path is None:
+        return 0
+    try:
+        check_output(flag, path, suffixes)
+    except CliError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    return 0
+
+
 def report_json(result: Any, out: str | os.PathLike | None) -> None:
     """Print ``result`` as strict JSON and, with ``out``, also write it there atomically (a
     measuring script's last step; check ``out`` with :func:`check_output` before the work)."""

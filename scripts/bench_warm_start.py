@@ -93,12 +93,8 @@ def measure(game: str, hands: int, slow_hands: int, log=print) -> dict:
 
 def main(argv=None) -> int:
     args = parse_args(argv)
-    if args.out:
-        try:
-            cli.check_output("--out", args.out, (".json",))
-        except cli.CliError as e:
-            print(f"error: {e}", file=sys.stderr)
-            return 2
+    if cli.refuse_output("--out", args.out, (".json",)):
+        return 2
     return cli.run_interruptible(run, args, "nothing written")
 
 

@@ -228,12 +228,8 @@ def main(argv=None) -> int:
     p.add_argument("--out", help="also write the JSON to this file (.json, atomically)")
     args = p.parse_args(argv)
     cli.handle_interrupts()
-    if args.out:
-        try:
-            cli.check_output("--out", args.out, (".json",))
-        except cli.CliError as e:
-            print(f"error: {e}", file=sys.stderr)
-            return 2
+    if cli.refuse_output("--out", args.out, (".json",)):
+        return 2
     sections = list(dict.fromkeys(args.only)) if args.only else [s for s in SECTIONS if s not in ("bonus", "vector")]
     result = {"machine": {"cpus": os.cpu_count(), "numba_threads": numba.config.NUMBA_NUM_THREADS,
                           "python": platform.python_version(), "numba": numba.__version__,
