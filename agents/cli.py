@@ -304,3 +304,17 @@ def report_json(result: Any, out: str | os.PathLike | None) -> None:
     if out:
         write_json(out, result)
     print(dumps(result))
+
+
+def run_measurement(out: str | os.PathLike | None, measure) -> int:
+    """A measuring script's ``main`` after parsing: refuse an unwritable ``--out`` before the
+    work, run ``measure(log)`` (``log`` prints to stderr) with Ctrl-C handled (exit 130, nothing
+    written), then print the result as JSON and write it to ``out``."""
+    if refuse_output("--out", out, (".json",)):
+        return 2
+
+    def run(_) -> int:
+        report_json(measure(lambda m: print(m, file=sys.stderr, flush=True)), out)
+        return 0
+
+    return run_interruptible(run, None, "nothing written")

@@ -93,15 +93,7 @@ def measure(game: str, hands: int, slow_hands: int, log=print) -> dict:
 
 def main(argv=None) -> int:
     args = parse_args(argv)
-    if cli.refuse_output("--out", args.out, (".json",)):
-        return 2
-    return cli.run_interruptible(run, args, "nothing written")
-
-
-def run(args) -> int:
-    result = measure(args.game, args.hands, args.slow_hands, log=lambda m: print(m, file=sys.stderr, flush=True))
-    cli.report_json(result, args.out)
-    return 0
+    return cli.run_measurement(args.out, lambda log: measure(args.game, args.hands, args.slow_hands, log=log))
 
 
 if __name__ == "__main__":
