@@ -76,7 +76,7 @@ def new_scratch(n: int) -> np.ndarray:
     return np.zeros((n, SCRATCH_ROWS, SCRATCH_WIDTH), dtype=np.int64)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def house_way_into(style_id, hand, rank_table, to_two, scratch):
     """:func:`envs.rules.house_way.house_way` with the work arrays in ``scratch`` rows 2-5."""
     if style_id == ASIA_000_ID:
@@ -116,7 +116,7 @@ def asia_setting_values(hand, high_rank, high_to_two, scratch, with_ranks, out_r
             out_ranks[s, 2] = lr
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def asia_round_start_into(seed, style_id, high_rank, high_to_two, player, dealers, ranks, fouled, scratch,
                           with_ranks):
     """:func:`envs.rules.rounds.asia_round_start` with scratch; ``ranks`` only ``with_ranks``."""
@@ -125,7 +125,7 @@ def asia_round_start_into(seed, style_id, high_rank, high_to_two, player, dealer
     return house_way_into(style_id, player, high_rank, high_to_two, scratch)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def paigow_round_start_into(seed, style_id, back_rank, back_to_two, player, dealers, ranks, fouled, scratch):
     """:func:`envs.rules.rounds.paigow_round_start` with scratch."""
     deal_player_and_dealers_into(seed, dealers.shape[0], player, dealers, scratch[0:2])
@@ -133,7 +133,7 @@ def paigow_round_start_into(seed, style_id, back_rank, back_to_two, player, deal
     return house_way_into(style_id, player, back_rank, back_to_two, scratch)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def asia_settle_into(ph, pm, pl, fouled, dealers, style_id, high_rank, high_to_two, dealer_settings, dealer_won,
                      scratch):
     """:func:`envs.rules.rounds.asia_settle` with scratch for the dealer's house way."""
@@ -149,7 +149,7 @@ def asia_settle_into(ph, pm, pl, fouled, dealers, style_id, high_rank, high_to_t
     return total / dealers.shape[0]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def paigow_settle_into(pb, pf, fouled, dealers, style_id, back_rank, back_to_two, commission, dealer_settings,
                        dealer_won, scratch):
     """:func:`envs.rules.rounds.paigow_settle` with scratch for the dealer's house way."""
