@@ -11,7 +11,6 @@ actions and wraps arrays.
 from __future__ import annotations
 
 import os
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import numpy as np
@@ -25,6 +24,7 @@ from .base import Phase, SplitHandEnv
 from .pai_gow_poker import PaiGowPokerEnv, PaiGowPokerSettingEnv
 from .rules.rounds_batch import new_scratch
 from .seed_stream import generator_from_state, states_from_generators
+from .vector_threads import BlockPool
 
 _MODES = {AutoresetMode.NEXT_STEP: K.NEXT_STEP, AutoresetMode.SAME_STEP: K.SAME_STEP, AutoresetMode.DISABLED: K.DISABLED}
 _PHASE_NAMES = np.array(["bet", "set", "done"], dtype=object)
@@ -152,7 +152,7 @@ class SplitHandVectorEnv(VectorEnv):
         if isinstance(num_envs, (bool, np.bool_)) or not isinstance(num_envs, (int, np.integer)) or num_envs < 1:
             raise ValueError(f"num_envs={num_envs!r}: expected a positive integer (the number of sub-environments)")
         self.num_threads = resolve_num_threads(num_threads, num_envs)
-        self._pool, self._pool_pid = None, 0
+        self._pool = BlockPool(self.num_threads)
         if render_mode is not None:
             raise ValueError(f"render_mode={render_mode!r}: the vector environment does not render; "
                              f"expected None (render a single {self.single_env_cls.__name__} instead)")
@@ -278,9 +278,7 @@ class SplitHandVectorEnv(VectorEnv):
         return self._mask.copy()
 
     def close_extras(self, **kwargs):
-        if self._pool is not None:
-            self._pool.shutdown(wait=True)
-            self._pool = None
+        self._pool.close()
         self._proto.close()
 
     # ---- helpers for users ---------------------------------------------------------------
@@ -326,21 +324,9 @@ class SplitHandVectorEnv(VectorEnv):
     def _run(self, kernel, *args) -> None:
         """``kernel(lo, hi, *args)`` over all sub-environments: in the calling thread, or split
         into ``num_threads`` contiguous blocks, the first in the calling thread and the others on
-        the env's worker threads (the kernels release the GIL and touch disjoint rows)."""
-        n, k = self.num_envs, self.num_threads
-        if k == 1:
-            kernel(0, n, *args)
-            return
-        if self._pool is None or self._pool_pid != os.getpid():  # a forked child has no worker threads
-            self._pool = ThreadPoolExecutor(max_workers=k - 1, thread_name_prefix="splitpoker-vector")
-            self._pool_pid = os.getpid()
-        bounds = [n * j // k for j in range(k + 1)]
-        futures = [self._pool.submit(kernel, bounds[j], bounds[j + 1], *args) for j in range(1, k)]
-        try:
-            kernel(bounds[0], bounds[1], *args)
-        finally:
-            for f in futures:
-                f.result()
+        the env's worker threads (:mod:`envs.vector_threads`; the kernels release the GIL and
+        touch disjoint rows)."""
+        self._pool.run(kernel, self.num_envs, *args)
 
     def _check_actions(self, actions) -> np.ndarray:
         arr = np.asarray(actions)
@@ -467,23 +453,25 @@ class _Outputs:
     """Per-step output arrays of the step kernels (:data:`envs.vector_kernels.OUT_FIELDS`)."""
 
     def __init__(self, n: int, obs: np.ndarray, final_obs: np.ndarray):
-        # a few fresh blocks per step (rows are contiguous views), so infos can hold views safely
+        # three fresh blocks per step (rows are contiguous views), so infos can hold views safely
         self.obs = obs
         self.final_obs = final_obs
         f = np.zeros((7, n), dtype=np.float64)
         self.reward, self.main_result, self.main_chips, self.bonus_chips, self.net_chips = f[0], f[1], f[2], f[3], f[4]
         self.main_wager, self.bonus_wager = f[5], f[6]
-        i = np.zeros((5, n), dtype=np.int64)
-        self.setting, self.hands_won, self.bonus_line, self.dealer_setting, self.house_way = i[0], i[1], i[2], i[3], i[4]
-        b = np.zeros((2, n), dtype=np.bool_)
-        self.terminated, self.fouled = b[0], b[1]
-        k = np.zeros((2, n), dtype=np.int8)
-        self.kind, self.reason = k[0], k[1]
-        c = np.zeros((2, n, 7), dtype=np.int64)
-        self.cards, self.dealer_cards = c[0], c[1]
+        i = np.zeros(19 * n, dtype=np.int64)
+        self.setting, self.hands_won, self.bonus_line, self.dealer_setting, self.house_way = i[:5 * n].reshape(5, n)
+        self.cards, self.dealer_cards = i[5 * n:].reshape(2, n, 7)
+        b = np.zeros((4, n), dtype=np.int8)
+        self.terminated, self.fouled = b[:2].view(np.bool_)
+        self.kind, self.reason = b[2], b[3]
+        self.fields = (obs, final_obs, self.reward, self.terminated, self.kind, self.reason, self.setting, self.fouled,
+                       self.hands_won, self.main_result, self.main_chips, self.bonus_chips, self.bonus_line,
+                       self.net_chips, self.dealer_setting, self.main_wager, self.bonus_wager, self.cards,
+                       self.house_way, self.dealer_cards)  # in the order of K.OUT_FIELDS
 
     def as_tuple(self) -> tuple:
-        return tuple(getattr(self, f) for f in K.OUT_FIELDS)
+        return self.fields
 
 
 def _manual(cls, single, env_id):

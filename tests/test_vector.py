@@ -291,6 +291,39 @@ def test_penalize_semantics_of_the_vector_env():
     assert info["reason"][1].startswith("bets are over; the set phase takes settings 7..27")
 
 
+@pytest.mark.parametrize("legal", [[3, 50, 105], list(range(2, 104))])
+def test_sample_legal_is_uniform_over_the_legal_actions(legal):
+    """Rows with 3 legal actions of 106 (the counted fallback after the random tries) and with
+    102 (a draw or two): every legal action comes up 1/L of the time within 5 standard deviations,
+    never an illegal one; a row with nothing legal gives 0."""
+    from envs.vector_kernels import sample_legal
+
+    rows, width = 30_000, 106
+    mask = np.zeros((rows, width), dtype=bool)
+    mask[:, legal] = True
+    mask[7] = False
+    out = np.empty(rows, dtype=np.int64)
+    sample_legal(mask, np.uint64(12345), out)
+    assert out[7] == 0
+    picked = np.delete(out, 7)
+    assert np.isin(picked, legal).all()
+    counts = np.bincount(picked, minlength=width)[legal]
+    expected = picked.size / len(legal)
+    assert np.abs(counts - expected).max() < 5 * np.sqrt(expected * (1 - 1 / len(legal))), counts
+
+
+def test_step_outputs_are_in_the_kernel_order():
+    """The output arrays handed to the step kernel are, in order, the fields it unpacks."""
+    from envs import vector_kernels as K
+    from envs.vector import _Outputs
+
+    out = _Outputs(5, np.zeros((5, 202), np.float32), np.zeros((1, 202), np.float32))
+    assert len(out.as_tuple()) == len(K.OUT_FIELDS)
+    for name, arr in zip(K.OUT_FIELDS, out.as_tuple()):
+        assert arr is getattr(out, name), name
+    assert out.terminated.dtype == np.bool_ and out.fouled.dtype == np.bool_ and out.cards.shape == (5, 7)
+
+
 def test_sample_legal_actions_respects_masks():
     env = AsiaPokerVectorEnv(64, invalid_action="raise")
     env.reset(seed=0)
@@ -337,7 +370,7 @@ def test_threads_do_not_change_results(env_cls):
                 obs, info = env.reset(options={"reset_mask": np.arange(17) % 3 == 0})
                 trace.append((obs.tobytes(), info["cards"].tobytes()))
         env.close()
-        assert env._pool is None
+        assert not env._pool.started
         runs.append(trace)
     assert runs[0] == runs[1] == runs[2]
 
