@@ -3,7 +3,7 @@
 ``gym.make_vec("splitpoker/AsiaPokerSetting-v0", num_envs=256, vectorization_mode="vector_entry_point")``
 (or ``AsiaPokerVectorEnv(256, ...)`` directly) gives a :class:`gymnasium.vector.VectorEnv` whose
 ``step`` deals, ranks the settings, runs the dealer's house way, settles, fills observations and
-masks for all N sub-environments in :func:`envs.vector_kernels.step_range` (numba, GIL released;
+masks for all N sub-environments in :func:`envs.vector_kernels.advance_range` (numba, GIL released;
 with several threads each takes a contiguous block of environments). Python only checks the
 actions and wraps arrays.
 """
@@ -207,6 +207,8 @@ class SplitHandVectorEnv(VectorEnv):
         self._features = proto._setting_features  # None unless setting_features=True (filled in Python)
         self._features_start = proto.setting_features_start
         self._reset_called = False
+        self._no_actions = np.zeros(n, dtype=np.int64)  # the kernel's unused argument when resetting
+        self._no_which = np.zeros(n, dtype=np.bool_)  # ... and when stepping
 
     # ---- Gymnasium API -------------------------------------------------------------------
     def reset(self, *, seed: int | list[int | None] | None = None, options: dict[str, Any] | None = None):
@@ -220,8 +222,9 @@ class SplitHandVectorEnv(VectorEnv):
         if isinstance(seed, (int, np.integer)) and not isinstance(seed, bool):
             super().reset(seed=int(seed))
         self._seed_streams(seeds, which)
-        obs = np.empty((self.num_envs, self._obs_size), dtype=np.float32)  # every row written from the state
-        self._run(K.reset_range, which, self._game(), self._state(), obs)
+        out = _Outputs(self.num_envs, self._obs_size, False)  # every row written from the state
+        self._run(K.advance_range, True, which, self._no_actions, self._game(), self._state(), out.as_tuple())
+        obs = out.obs
         self._fill_setting_features(obs)
         self._reset_called = True
         return obs, self._base_info()
@@ -235,11 +238,10 @@ class SplitHandVectorEnv(VectorEnv):
                                    self._mode)
         if bad >= 0:
             raise ValueError(self._refusal(int(bad), int(why), actions))
-        obs = np.empty((n, self._obs_size), dtype=np.float32)
-        final_obs = np.empty((n if self._mode == K.SAME_STEP else 1, self._obs_size), dtype=np.float32)
-        out = _Outputs(n, obs, final_obs)
+        out = _Outputs(n, self._obs_size, self._mode == K.SAME_STEP)
+        obs, final_obs = out.obs, out.final_obs
         before = (self.ranks.copy(), self.fouled.copy()) if self._features is not None else None
-        self._run(K.step_range, a, self._game(), self._state(), out.as_tuple())
+        self._run(K.advance_range, False, self._no_which, a, self._game(), self._state(), out.as_tuple())
         if before is not None:
             self._fill_setting_features(obs)
             if self._mode == K.SAME_STEP and out.terminated.any():
@@ -450,12 +452,13 @@ class SplitHandVectorEnv(VectorEnv):
 
 
 class _Outputs:
-    """Per-step output arrays of the step kernels (:data:`envs.vector_kernels.OUT_FIELDS`)."""
+    """Per-step output arrays of the kernel (:data:`envs.vector_kernels.OUT_FIELDS`): a few fresh
+    blocks per step (rows are contiguous views), so infos can hold views safely. ``obs`` and, with
+    ``same_step``, ``final_obs`` are the two halves of one block (the kernel's ``obs_rows``)."""
 
-    def __init__(self, n: int, obs: np.ndarray, final_obs: np.ndarray):
-        # three fresh blocks per step (rows are contiguous views), so infos can hold views safely
-        self.obs = obs
-        self.final_obs = final_obs
+    def __init__(self, n: int, obs_size: int, same_step: bool):
+        rows = np.empty((2 * n if same_step else n, obs_size), dtype=np.float32)
+        self.obs, self.final_obs = rows[:n], rows[n:]
         f = np.zeros((7, n), dtype=np.float64)
         self.reward, self.main_result, self.main_chips, self.bonus_chips, self.net_chips = f[0], f[1], f[2], f[3], f[4]
         self.main_wager, self.bonus_wager = f[5], f[6]
@@ -465,10 +468,10 @@ class _Outputs:
         b = np.zeros((4, n), dtype=np.int8)
         self.terminated, self.fouled = b[:2].view(np.bool_)
         self.kind, self.reason = b[2], b[3]
-        self.fields = (obs, final_obs, self.reward, self.terminated, self.kind, self.reason, self.setting, self.fouled,
-                       self.hands_won, self.main_result, self.main_chips, self.bonus_chips, self.bonus_line,
-                       self.net_chips, self.dealer_setting, self.main_wager, self.bonus_wager, self.cards,
-                       self.house_way, self.dealer_cards)  # in the order of K.OUT_FIELDS
+        self.fields = (rows, np.int64(n if same_step else -1), self.reward, self.terminated, self.kind, self.reason,
+                       self.setting, self.fouled, self.hands_won, self.main_result, self.main_chips,
+                       self.bonus_chips, self.bonus_line, self.net_chips, self.dealer_setting, self.main_wager,
+                       self.bonus_wager, self.cards, self.house_way, self.dealer_cards)  # K.OUT_FIELDS' order
 
     def as_tuple(self) -> tuple:
         return self.fields

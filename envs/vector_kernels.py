@@ -69,72 +69,9 @@ GAME_FIELDS = ("asia", "style_id", "rank", "to_two", "commission", "betting", "f
                "keep_ranks")
 STATE_FIELDS = ("streams", "player", "dealers", "ranks", "fouled", "house_way", "phase", "main_wager", "bonus_wager",
                 "mask", "dealer_settings", "dealer_won", "scratch")
-OUT_FIELDS = ("obs", "final_obs", "reward", "terminated", "kind", "reason", "setting", "fouled", "hands_won",
+OUT_FIELDS = ("obs_rows", "final_base", "reward", "terminated", "kind", "reason", "setting", "fouled", "hands_won",
               "main_result", "main_chips", "bonus_chips", "bonus_line", "net_chips", "dealer_setting", "main_wager",
               "bonus_wager", "cards", "house_way", "dealer_cards")
-
-
-@njit(cache=True, inline="always")
-def _start(i, asia, style_id, rank, to_two, betting, fixed_wager, keep_ranks, streams, player, dealers, ranks, fouled,
-           house_way, phase, main_wager, bonus_wager, scratch):
-    """``SplitHandEnv.reset`` for sub-environment ``i``: draw the round seed, deal, rank."""
-    seed = next_round_seed(streams[i])
-    if asia:  # Asia's setting values are kept only for the observation (settlement re-derives one)
-        house_way[i] = asia_round_start_into(seed, style_id, rank, to_two, player[i], dealers[i], ranks[i], fouled[i],
-                                             scratch[i], keep_ranks)
-    else:
-        house_way[i] = paigow_round_start_into(seed, style_id, rank, to_two, player[i], dealers[i], ranks[i],
-                                               fouled[i], scratch[i])
-    if betting:
-        phase[i] = BET
-        main_wager[i] = 0.0
-    else:
-        phase[i] = SET
-        main_wager[i] = fixed_wager
-    bonus_wager[i] = 0.0
-
-
-@njit(cache=True, inline="always")
-def _fill(i, n_bet, offset, n_settings, hw_action, mask_fouls, observe_settings, value_scale, main_max, bonus_max,
-          player, ranks, fouled, phase, main_wager, bonus_wager, mask, obs_row):
-    """The observation (``SplitHandEnv._observation``) and mask (``action_masks``) of env ``i``."""
-    p = phase[i]
-    show = p != BET
-    bonus_frac = bonus_wager[i] / bonus_max if bonus_max != 0.0 else 0.0
-    fill_observation(player[i], show, p, main_wager[i] / main_max, bonus_frac, obs_row)
-    if observe_settings:
-        width = ranks.shape[2]
-        for s in range(n_settings):
-            for w in range(width):
-                obs_row[OBS_SIZE + s * width + w] = np.float32(ranks[i, s, w] * np.float64(value_scale[w])) if show else 0.0
-    for a in range(mask.shape[1]):
-        mask[i, a] = False
-    if p == BET:
-        for a in range(n_bet):
-            mask[i, a] = True
-    elif p == SET:
-        for s in range(n_settings):
-            mask[i, offset + s] = not (mask_fouls and fouled[i, s])
-        if hw_action >= 0:
-            mask[i, hw_action] = True
-
-
-@njit(cache=True, nogil=True)
-def reset_range(lo, hi, which, game, state, obs):
-    """Start a new round in every sub-environment ``lo <= i < hi`` with ``which[i]``; write those
-    observations (the others' from their unchanged state: what their last step returned).
-    Releases the GIL: :class:`envs.vector.SplitHandVectorEnv` runs disjoint ranges on its threads."""
-    (asia, style_id, rank, to_two, commission, betting, fixed_wager, bet_main, bet_bonus, n_bet, offset, n_settings,
-     hw_action, mask_fouls, observe_settings, value_scale, main_max, bonus_max, unit, penalty, cat5, line_of_code,
-     line_odds, max_payout, mode, keep_ranks) = game
-    (streams, player, dealers, ranks, fouled, house_way, phase, main_wager, bonus_wager, mask, dealer_settings,
-     dealer_won, scratch) = state
-    for i in range(lo, hi):
-        if which[i]:
-            _start(i, asia, style_id, rank, to_two, betting, fixed_wager, keep_ranks, streams, player, dealers, ranks,
-                   fouled, house_way, phase, main_wager, bonus_wager, scratch)
-        _fill(i, n_bet, offset, n_settings, hw_action, mask_fouls, observe_settings, value_scale, main_max, bonus_max,
-              player, ranks, fouled, phase, main_wager, bonus_wager, mask, obs[i])
 
 
 @njit(cache=True)
@@ -156,105 +93,152 @@ def first_refused(actions, mask, phase, n_actions, raise_illegal, mode):
 
 
 @njit(cache=True, nogil=True)
-def step_range(lo, hi, actions, game, state, out):
-    """One step of every sub-environment ``lo <= i < hi`` (``SplitHandEnv.step``; actions already
-    validated). Releases the GIL: :class:`envs.vector.SplitHandVectorEnv` runs disjoint ranges on
-    its threads.
+def advance_range(lo, hi, resetting, which, actions, game, state, out):
+    """Reset (``resetting``) or step every sub-environment ``lo <= i < hi``; releases the GIL, so
+    :class:`envs.vector.SplitHandVectorEnv` runs disjoint ranges on its threads.
 
-    Bet phase: a bet action sets the wagers. Set phase: a setting (or the house-way action) is
-    settled against the dealer hands, a fouled one played as a foul. Any other action (the wrong
-    phase) ends the episode with reward ``-penalty``. Mode NEXT_STEP: a finished env starts its
-    next round instead (reward 0, ``kind`` RESET); SAME_STEP: a finished env's observation goes
-    to ``final_obs`` and the next round starts in the same step. The finished round's cards,
-    house-way setting and first dealer hand go to ``out``'s ``cards``, ``house_way``,
-    ``dealer_cards``.
+    **Reset** (``SplitHandEnv.reset``): a new round in each sub-environment with ``which[i]``
+    (the others keep their state); every row's observation and mask are written.
 
-    The tuples are unpacked once, before the loop: unpacking them per environment cost more than
-    the round itself (numba reference-counts every array it binds)."""
+    **Step** (``SplitHandEnv.step``; ``actions`` already validated). Bet phase: a bet action sets
+    the wagers. Set phase: a setting (or the house-way action) is settled against the dealer
+    hands, a fouled one played as a foul. Any other action (the wrong phase) ends the episode
+    with reward ``-penalty``. Mode NEXT_STEP: a finished env starts its next round instead
+    (reward 0, ``kind`` RESET); SAME_STEP: a finished env's observation goes to row
+    ``final_base + i`` of ``obs_rows`` and the next round starts in the same step. The finished
+    round's cards, house-way setting and first dealer hand go to ``out``'s ``cards``,
+    ``house_way``, ``dealer_cards``.
+
+    One loop body, no helper taking arrays: numba reference-counts (atomically) every array it
+    binds, and passing a dozen arrays to a helper per environment cost as much as the round."""
     (asia, style_id, rank, to_two, commission, betting, fixed_wager, bet_main, bet_bonus, n_bet, offset, n_settings,
      hw_action, mask_fouls, observe_settings, value_scale, main_max, bonus_max, unit, penalty, cat5, line_of_code,
      line_odds, max_payout, mode, keep_ranks) = game
     (streams, player, dealers, ranks, fouled, house_way, phase, main_wager, bonus_wager, mask, dealer_settings,
      dealer_won, scratch) = state
-    (obs, final_obs, reward, terminated, kind, reason, setting_out, fouled_out, hands_won, main_result, main_chips,
-     bonus_chips, bonus_line, net_chips, dealer_setting, wager_out, bonus_wager_out, cards_out, house_way_out,
-     dealer_cards_out) = out
+    (obs_rows, final_base, reward, terminated, kind, reason, setting_out, fouled_out, hands_won, main_result,
+     main_chips, bonus_chips, bonus_line, net_chips, dealer_setting, wager_out, bonus_wager_out, cards_out,
+     house_way_out, dealer_cards_out) = out
+    width = ranks.shape[2]
+    n_actions = mask.shape[1]
     for i in range(lo, hi):
-        terminated[i] = False
-        reward[i] = 0.0
-        reason[i] = REASON_NONE
-        bonus_line[i] = -1
-        if phase[i] == DONE:  # NEXT_STEP autoreset (validation refused it otherwise)
-            _start(i, asia, style_id, rank, to_two, betting, fixed_wager, keep_ranks, streams, player, dealers, ranks,
-                   fouled, house_way, phase, main_wager, bonus_wager, scratch)
-            kind[i] = KIND_RESET
+        start = False
+        final_row = -1
+        if resetting:
+            start = which[i]
         else:
-            a = actions[i]
+            terminated[i] = False
+            reward[i] = 0.0
+            reason[i] = REASON_NONE
+            bonus_line[i] = -1
+            if phase[i] == DONE:  # NEXT_STEP autoreset (validation refused it otherwise)
+                start = True
+                kind[i] = KIND_RESET
+            else:
+                a = actions[i]
+                p = phase[i]
+                if p == BET and a < n_bet:
+                    main_wager[i] = bet_main[a]
+                    bonus_wager[i] = bet_bonus[a]
+                    phase[i] = SET
+                    kind[i] = KIND_BET
+                elif p == SET and a >= offset:
+                    # a setting (legal, or a masked foul played as the foul it is) or the house-way action
+                    s = house_way[i] if a == hw_action else a - offset
+                    foul = fouled[i, s]
+                    if asia:
+                        if keep_ranks:
+                            ph, pm, pl = ranks[i, s, 0], ranks[i, s, 1], ranks[i, s, 2]
+                        else:
+                            ph, pm, pl = asia_setting_ranks(player[i], s, rank)
+                        mean = asia_settle_into(ph, pm, pl, foul, dealers[i], style_id, rank, to_two,
+                                                dealer_settings[i], dealer_won[i], scratch[i])
+                    else:
+                        mean = paigow_settle_into(ranks[i, s, 0], ranks[i, s, 1], foul, dealers[i], style_id, rank,
+                                                  to_two, commission, dealer_settings[i], dealer_won[i], scratch[i])
+                    m_chips = main_wager[i] * mean
+                    b_chips = 0.0
+                    if bonus_wager[i] > 0:
+                        line = line_of_code[features_sorted(player[i], cat5)]
+                        bonus_line[i] = line
+                        if line < 0:
+                            b_chips = -bonus_wager[i]
+                        else:
+                            b_chips = bonus_wager[i] * line_odds[line]
+                            if b_chips > max_payout:
+                                b_chips = max_payout
+                    net = m_chips + b_chips
+                    setting_out[i] = s
+                    fouled_out[i] = foul
+                    hands_won[i] = dealer_won[i, 0]
+                    main_result[i] = mean
+                    main_chips[i] = m_chips
+                    bonus_chips[i] = b_chips
+                    net_chips[i] = net
+                    dealer_setting[i] = dealer_settings[i, 0]
+                    reward[i] = net / unit
+                    phase[i] = DONE
+                    terminated[i] = True
+                    kind[i] = KIND_SETTLED
+                else:  # the wrong phase's action: penalised
+                    reason[i] = REASON_BET_PHASE if p == BET else REASON_SET_PHASE
+                    net_chips[i] = -penalty * unit
+                    reward[i] = -penalty
+                    phase[i] = DONE
+                    terminated[i] = True
+                    kind[i] = KIND_INVALID
+                wager_out[i] = main_wager[i]
+                bonus_wager_out[i] = bonus_wager[i]
+            if terminated[i]:
+                for c in range(7):
+                    cards_out[i, c] = player[i, c]
+                    dealer_cards_out[i, c] = dealers[i, 0, c]
+                house_way_out[i] = house_way[i]
+                if mode == SAME_STEP:  # the finished round's observation first, then the next round
+                    final_row = final_base + i
+                    start = True
+        for t in range(2):
+            if t == 0:
+                if final_row < 0:
+                    continue
+                row = final_row
+            else:
+                row = i
+                if start:  # a new round: draw its seed, deal, rank
+                    seed = next_round_seed(streams[i])
+                    if asia:  # Asia's setting values are kept only for the observation
+                        house_way[i] = asia_round_start_into(seed, style_id, rank, to_two, player[i], dealers[i],
+                                                             ranks[i], fouled[i], scratch[i], keep_ranks)
+                    else:
+                        house_way[i] = paigow_round_start_into(seed, style_id, rank, to_two, player[i], dealers[i],
+                                                               ranks[i], fouled[i], scratch[i])
+                    if betting:
+                        phase[i] = BET
+                        main_wager[i] = 0.0
+                    else:
+                        phase[i] = SET
+                        main_wager[i] = fixed_wager
+                    bonus_wager[i] = 0.0
+            # the observation (SplitHandEnv._observation) and the mask (action_masks)
             p = phase[i]
-            if p == BET and a < n_bet:
-                main_wager[i] = bet_main[a]
-                bonus_wager[i] = bet_bonus[a]
-                phase[i] = SET
-                kind[i] = KIND_BET
-            elif p == SET and a >= offset:
-                # a setting (legal, or a masked foul played as the foul it is) or the house-way action
-                s = house_way[i] if a == hw_action else a - offset
-                foul = fouled[i, s]
-                if asia:
-                    if keep_ranks:
-                        ph, pm, pl = ranks[i, s, 0], ranks[i, s, 1], ranks[i, s, 2]
-                    else:
-                        ph, pm, pl = asia_setting_ranks(player[i], s, rank)
-                    mean = asia_settle_into(ph, pm, pl, foul, dealers[i], style_id, rank, to_two, dealer_settings[i],
-                                            dealer_won[i], scratch[i])
-                else:
-                    mean = paigow_settle_into(ranks[i, s, 0], ranks[i, s, 1], foul, dealers[i], style_id, rank,
-                                              to_two, commission, dealer_settings[i], dealer_won[i], scratch[i])
-                m_chips = main_wager[i] * mean
-                b_chips = 0.0
-                if bonus_wager[i] > 0:
-                    line = line_of_code[features_sorted(player[i], cat5)]
-                    bonus_line[i] = line
-                    if line < 0:
-                        b_chips = -bonus_wager[i]
-                    else:
-                        b_chips = bonus_wager[i] * line_odds[line]
-                        if b_chips > max_payout:
-                            b_chips = max_payout
-                net = m_chips + b_chips
-                setting_out[i] = s
-                fouled_out[i] = foul
-                hands_won[i] = dealer_won[i, 0]
-                main_result[i] = mean
-                main_chips[i] = m_chips
-                bonus_chips[i] = b_chips
-                net_chips[i] = net
-                dealer_setting[i] = dealer_settings[i, 0]
-                reward[i] = net / unit
-                phase[i] = DONE
-                terminated[i] = True
-                kind[i] = KIND_SETTLED
-            else:  # the wrong phase's action: penalised
-                reason[i] = REASON_BET_PHASE if p == BET else REASON_SET_PHASE
-                net_chips[i] = -penalty * unit
-                reward[i] = -penalty
-                phase[i] = DONE
-                terminated[i] = True
-                kind[i] = KIND_INVALID
-            wager_out[i] = main_wager[i]
-            bonus_wager_out[i] = bonus_wager[i]
-        if terminated[i]:
-            for c in range(7):
-                cards_out[i, c] = player[i, c]
-                dealer_cards_out[i, c] = dealers[i, 0, c]
-            house_way_out[i] = house_way[i]
-            if mode == SAME_STEP:
-                _fill(i, n_bet, offset, n_settings, hw_action, mask_fouls, observe_settings, value_scale, main_max,
-                      bonus_max, player, ranks, fouled, phase, main_wager, bonus_wager, mask, final_obs[i])
-                _start(i, asia, style_id, rank, to_two, betting, fixed_wager, keep_ranks, streams, player, dealers,
-                       ranks, fouled, house_way, phase, main_wager, bonus_wager, scratch)
-        _fill(i, n_bet, offset, n_settings, hw_action, mask_fouls, observe_settings, value_scale, main_max, bonus_max,
-              player, ranks, fouled, phase, main_wager, bonus_wager, mask, obs[i])
+            show = p != BET
+            bonus_frac = bonus_wager[i] / bonus_max if bonus_max != 0.0 else 0.0
+            fill_observation(player[i], show, p, main_wager[i] / main_max, bonus_frac, obs_rows[row])
+            if observe_settings:
+                for s in range(n_settings):
+                    for w in range(width):
+                        obs_rows[row, OBS_SIZE + s * width + w] = (
+                            np.float32(ranks[i, s, w] * np.float64(value_scale[w])) if show else 0.0)
+            for a in range(n_actions):
+                mask[i, a] = False
+            if p == BET:
+                for a in range(n_bet):
+                    mask[i, a] = True
+            elif p == SET:
+                for s in range(n_settings):
+                    mask[i, offset + s] = not (mask_fouls and fouled[i, s])
+                if hw_action >= 0:
+                    mask[i, hw_action] = True
 
 
 #: random draws :func:`sample_legal` tries before it counts its way to a legal action

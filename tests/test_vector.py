@@ -313,15 +313,20 @@ def test_sample_legal_is_uniform_over_the_legal_actions(legal):
 
 
 def test_step_outputs_are_in_the_kernel_order():
-    """The output arrays handed to the step kernel are, in order, the fields it unpacks."""
+    """The output arrays handed to the kernel are, in order, the fields it unpacks; the final
+    observations (SAME_STEP) are the second half of the observation block."""
     from envs import vector_kernels as K
     from envs.vector import _Outputs
 
-    out = _Outputs(5, np.zeros((5, 202), np.float32), np.zeros((1, 202), np.float32))
-    assert len(out.as_tuple()) == len(K.OUT_FIELDS)
-    for name, arr in zip(K.OUT_FIELDS, out.as_tuple()):
+    out = _Outputs(5, 202, True)
+    fields = out.as_tuple()
+    assert len(fields) == len(K.OUT_FIELDS)
+    for name, arr in zip(K.OUT_FIELDS[2:], fields[2:]):
         assert arr is getattr(out, name), name
+    assert fields[0].shape == (10, 202) and fields[1] == 5
+    assert np.shares_memory(out.obs, fields[0]) and out.final_obs.shape == (5, 202)
     assert out.terminated.dtype == np.bool_ and out.fouled.dtype == np.bool_ and out.cards.shape == (5, 7)
+    assert _Outputs(5, 202, False).as_tuple()[1] == -1
 
 
 def test_sample_legal_actions_respects_masks():
