@@ -403,7 +403,7 @@ class SplitHandVectorEnv(VectorEnv):
         dealt = self.phase != K.BET
         everyone = np.ones(n, dtype=np.bool_)
         return {"action_mask": self._mask.copy(), "_action_mask": everyone,
-                "phase": _PHASE_NAMES[self.phase], "_phase": everyone.copy(),
+                "phase": _PHASE_NAMES.take(self.phase), "_phase": everyone.copy(),
                 "cards": self.player.copy(), "_cards": dealt,
                 "house_way_setting": self.house_way_setting.copy(), "_house_way_setting": dealt.copy()}
 
@@ -420,10 +420,10 @@ class SplitHandVectorEnv(VectorEnv):
         settled = out.kind == K.KIND_SETTLED
         invalid = out.kind == K.KIND_INVALID
         info: dict[str, Any] = {}
-        if settled.any():
+        if np.count_nonzero(settled):  # (count_nonzero: a fraction of .any()'s call cost)
             values = {"setting": out.setting, "fouled": out.fouled, "hands_won": out.hands_won,
                       "main_result": out.main_result, "main_chips": out.main_chips, "bonus_chips": out.bonus_chips,
-                      "bonus_line": self._line_keys[out.bonus_line], "net_chips": out.net_chips,
+                      "bonus_line": self._line_keys.take(out.bonus_line), "net_chips": out.net_chips,
                       "dealer_cards": out.dealer_cards, "dealer_setting": out.dealer_setting,
                       "agrees_with_house_way": out.setting == out.house_way, "main_wager": out.main_wager,
                       "bonus_wager": out.bonus_wager,
@@ -432,7 +432,7 @@ class SplitHandVectorEnv(VectorEnv):
             for k in _OUTCOME_KEYS:  # one shared row mask: Gymnasium's "_key" arrays, read-only by convention
                 info[k] = values[k]
                 info[f"_{k}"] = settled
-        if invalid.any():
+        if np.count_nonzero(invalid):
             reasons = np.full(self.num_envs, None, dtype=object)
             for i in np.flatnonzero(invalid):
                 reasons[i] = self._why_illegal_reason(int(out.reason[i]), int(actions[i]))
@@ -454,24 +454,23 @@ class SplitHandVectorEnv(VectorEnv):
 class _Outputs:
     """Per-step output arrays of the kernel (:data:`envs.vector_kernels.OUT_FIELDS`): a few fresh
     blocks per step (rows are contiguous views), so infos can hold views safely. ``obs`` and, with
-    ``same_step``, ``final_obs`` are the two halves of one block (the kernel's ``obs_rows``)."""
+    ``same_step``, ``final_obs`` are the two halves of one block (the kernel's ``obs_rows``);
+    ``terminated`` and ``fouled`` are boolean views of the int8 ``flags`` rows the kernel writes."""
 
     def __init__(self, n: int, obs_size: int, same_step: bool):
         rows = np.empty((2 * n if same_step else n, obs_size), dtype=np.float32)
         self.obs, self.final_obs = rows[:n], rows[n:]
-        f = np.zeros((7, n), dtype=np.float64)
-        self.reward, self.main_result, self.main_chips, self.bonus_chips, self.net_chips = f[0], f[1], f[2], f[3], f[4]
-        self.main_wager, self.bonus_wager = f[5], f[6]
-        i = np.zeros(19 * n, dtype=np.int64)
-        self.setting, self.hands_won, self.bonus_line, self.dealer_setting, self.house_way = i[:5 * n].reshape(5, n)
-        self.cards, self.dealer_cards = i[5 * n:].reshape(2, n, 7)
-        b = np.zeros((4, n), dtype=np.int8)
-        self.terminated, self.fouled = b[:2].view(np.bool_)
-        self.kind, self.reason = b[2], b[3]
-        self.fields = (rows, np.int64(n if same_step else -1), self.reward, self.terminated, self.kind, self.reason,
-                       self.setting, self.fouled, self.hands_won, self.main_result, self.main_chips,
-                       self.bonus_chips, self.bonus_line, self.net_chips, self.dealer_setting, self.main_wager,
-                       self.bonus_wager, self.cards, self.house_way, self.dealer_cards)  # K.OUT_FIELDS' order
+        floats = np.zeros((7, n), dtype=np.float64)
+        (self.reward, self.main_result, self.main_chips, self.bonus_chips, self.net_chips, self.main_wager,
+         self.bonus_wager) = floats
+        ints = np.zeros((5, n), dtype=np.int64)
+        self.setting, self.hands_won, self.bonus_line, self.dealer_setting, self.house_way = ints
+        cards = np.zeros((2, n, 7), dtype=np.int64)
+        self.cards, self.dealer_cards = cards
+        flags = np.zeros((4, n), dtype=np.int8)
+        self.terminated, self.fouled = flags[:2].view(np.bool_)
+        self.kind, self.reason = flags[2], flags[3]
+        self.fields = (rows, np.int64(n if same_step else -1), floats, ints, cards, flags)  # K.OUT_FIELDS
 
     def as_tuple(self) -> tuple:
         return self.fields

@@ -30,7 +30,8 @@ scratch         int64 (N, 10, 53)  per-environment work arrays of :mod:`envs.rul
 The kernels take three tuples: ``game`` (the constants of the table, :data:`GAME_FIELDS`),
 ``state`` (:data:`STATE_FIELDS`: the fields above, with the per-round ``dealer_settings`` and
 ``dealer_won`` before ``scratch``; nothing is allocated per round) and ``out``
-(the step's outputs, :data:`OUT_FIELDS`). Each kernel works on a range ``lo..hi-1`` of
+(the step's outputs, :data:`OUT_FIELDS`: the observation rows and four blocks of rows named by
+:data:`FLOAT_ROWS`, :data:`INT_ROWS`, :data:`CARD_ROWS`, :data:`FLAG_ROWS`). Each kernel works on a range ``lo..hi-1`` of
 sub-environments and releases the GIL (``nogil``), so the vector env splits a step over its
 threads by handing each a disjoint range (sub-environments share nothing but read-only tables);
 the result does not depend on the split.
@@ -69,9 +70,12 @@ GAME_FIELDS = ("asia", "style_id", "rank", "to_two", "commission", "betting", "f
                "keep_ranks")
 STATE_FIELDS = ("streams", "player", "dealers", "ranks", "fouled", "house_way", "phase", "main_wager", "bonus_wager",
                 "mask", "dealer_settings", "dealer_won", "scratch")
-OUT_FIELDS = ("obs_rows", "final_base", "reward", "terminated", "kind", "reason", "setting", "fouled", "hands_won",
-              "main_result", "main_chips", "bonus_chips", "bonus_line", "net_chips", "dealer_setting", "main_wager",
-              "bonus_wager", "cards", "house_way", "dealer_cards")
+OUT_FIELDS = ("obs_rows", "final_base", "floats", "ints", "cards", "flags")
+#: rows of the ``out`` blocks: ``floats`` (float64), ``ints`` (int64), ``cards`` (int64, N x 7 each), ``flags`` (int8)
+FLOAT_ROWS = ("reward", "main_result", "main_chips", "bonus_chips", "net_chips", "main_wager", "bonus_wager")
+INT_ROWS = ("setting", "hands_won", "bonus_line", "dealer_setting", "house_way")
+CARD_ROWS = ("cards", "dealer_cards")
+FLAG_ROWS = ("terminated", "fouled", "kind", "reason")
 
 
 @njit(cache=True)
@@ -116,9 +120,12 @@ def advance_range(lo, hi, resetting, which, actions, game, state, out):
      line_odds, max_payout, mode, keep_ranks) = game
     (streams, player, dealers, ranks, fouled, house_way, phase, main_wager, bonus_wager, mask, dealer_settings,
      dealer_won, scratch) = state
-    (obs_rows, final_base, reward, terminated, kind, reason, setting_out, fouled_out, hands_won, main_result,
-     main_chips, bonus_chips, bonus_line, net_chips, dealer_setting, wager_out, bonus_wager_out, cards_out,
-     house_way_out, dealer_cards_out) = out
+    obs_rows, final_base, floats, ints, cards, flags = out  # few arrays: each costs the dispatch an unboxing
+    reward, main_result, main_chips, bonus_chips, net_chips, wager_out, bonus_wager_out = (
+        floats[0], floats[1], floats[2], floats[3], floats[4], floats[5], floats[6])
+    setting_out, hands_won, bonus_line, dealer_setting, house_way_out = ints[0], ints[1], ints[2], ints[3], ints[4]
+    cards_out, dealer_cards_out = cards[0], cards[1]
+    terminated, fouled_out, kind, reason = flags[0], flags[1], flags[2], flags[3]
     width = ranks.shape[2]
     n_actions = mask.shape[1]
     for i in range(lo, hi):

@@ -313,18 +313,23 @@ def test_sample_legal_is_uniform_over_the_legal_actions(legal):
 
 
 def test_step_outputs_are_in_the_kernel_order():
-    """The output arrays handed to the kernel are, in order, the fields it unpacks; the final
-    observations (SAME_STEP) are the second half of the observation block."""
+    """The named output rows are the rows of the blocks the kernel unpacks, in its order; the
+    final observations (SAME_STEP) are the second half of the observation block."""
     from envs import vector_kernels as K
     from envs.vector import _Outputs
 
     out = _Outputs(5, 202, True)
-    fields = out.as_tuple()
-    assert len(fields) == len(K.OUT_FIELDS)
-    for name, arr in zip(K.OUT_FIELDS[2:], fields[2:]):
-        assert arr is getattr(out, name), name
-    assert fields[0].shape == (10, 202) and fields[1] == 5
-    assert np.shares_memory(out.obs, fields[0]) and out.final_obs.shape == (5, 202)
+    rows, final_base, *blocks = out.as_tuple()
+    assert len(out.as_tuple()) == len(K.OUT_FIELDS)
+    for block, names in zip(blocks, (K.FLOAT_ROWS, K.INT_ROWS, K.CARD_ROWS, K.FLAG_ROWS)):
+        assert len(block) == len(names)
+        for j, name in enumerate(names):
+            mine = getattr(out, name)
+            assert np.shares_memory(mine, block[j]) and mine.shape == block[j].shape, name
+            block[j].reshape(-1)[0] = 1
+            assert mine.reshape(-1)[0] == 1, name
+    assert rows.shape == (10, 202) and final_base == 5
+    assert np.shares_memory(out.obs, rows) and out.final_obs.shape == (5, 202)
     assert out.terminated.dtype == np.bool_ and out.fouled.dtype == np.bool_ and out.cards.shape == (5, 7)
     assert _Outputs(5, 202, False).as_tuple()[1] == -1
 
