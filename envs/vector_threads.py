@@ -5,7 +5,7 @@ The kernels release the GIL (``nogil``) and write disjoint rows, so the blocks r
 What remains is the hand-off, paid on every ``step``: waking a worker and hearing back from it.
 A :class:`concurrent.futures.ThreadPoolExecutor` costs about 40 microseconds per step for that
 (a ``Future``, a queue, a condition variable); this pool gives each worker one lock to wait on
-and one to signal with, about 16 microseconds (``docs/benchmarks.md``, vector section). A step
+and one to signal with, about 16 microseconds (``docs/vector.md``, "Threads"). A step
 of 256 environments takes a few hundred microseconds, so the difference shows.
 
 Workers block (they never spin), so an idle env costs no CPU. A forked child has none of the
