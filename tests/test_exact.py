@@ -9,10 +9,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from envs.solver.dealer_table import build_dealer_table, dealer_table, table_key
-from envs.solver.exact import ExactSolver, solve_naive
 from envs.rules.game import Game
 from envs.rules.options import AsiaRules, PaiGowRules
+from envs.solver.dealer_table import build_dealer_table, dealer_table, table_key
+from envs.solver.exact import ExactSolver, solve_naive
 
 ROOT = Path(__file__).resolve().parent.parent
 K = 27  # small universe: cards 0..26 (2s to 8s) for the dealer, the player holds higher cards

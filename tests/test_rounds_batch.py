@@ -4,10 +4,19 @@ kernels of envs.rules.rounds compute: same cards, setting values, fouls, house w
 import numpy as np
 import pytest
 
-from envs.rules.asia import HIGH_POS, LOW_POS, MEDIUM_POS, asia_all_setting_ranks
+from envs.rules.asia import (
+    HIGH_POS,
+    LOW_POS,
+    MEDIUM_POS,
+    asia_all_setting_ranks,
+    asia_hands_won,
+    asia_main_result,
+    asia_setting_ranks,
+)
 from envs.rules.dealing import deal_from, deal_round, remaining_cards, sort7, stream_state
 from envs.rules.house_way import ASIA_000_ID, ASIA_BORGATA_ID, PAIGOW_IGW_ID, house_way
 from envs.rules.options import AsiaRules, PaiGowRules
+from envs.rules.paigow import paigow_hands_won, paigow_main_result, paigow_setting_ranks
 from envs.rules.rank_tables import asia_high_table, paigow_back_table
 from envs.rules.rounds import (
     asia_round_start,
@@ -17,8 +26,6 @@ from envs.rules.rounds import (
     paigow_round_start,
     paigow_settle,
 )
-from envs.rules.asia import asia_hands_won, asia_main_result, asia_setting_ranks
-from envs.rules.paigow import paigow_hands_won, paigow_main_result, paigow_setting_ranks
 from envs.rules.rounds_batch import (
     FOUR_SUBSETS,
     HIGH_OF_SETTING,

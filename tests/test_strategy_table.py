@@ -9,12 +9,12 @@ import numpy as np
 import pytest
 
 import envs  # noqa: F401
-from envs.solver.dealer_table import build_dealer_table
-from envs.solver.exact import ExactSolver, solve_naive
 from agents.policies import BASELINES, StrategyTablePolicy, make_baseline
 from agents.strategy_table import StrategyTable, best_setting, build_histogram, strategy_key
 from envs.rules.game import Game
 from envs.rules.options import PaiGowRules
+from envs.solver.dealer_table import build_dealer_table
+from envs.solver.exact import ExactSolver, solve_naive
 
 K = 16  # cards 0..15 (2s to 5s): C(16, 7) = 11,440 dealer hands
 GAMES = [("asia", "asia-000"), ("asia", "asia-borgata"), ("paigow", "paigow-igw")]

@@ -321,7 +321,7 @@ def test_step_outputs_are_in_the_kernel_order():
     out = _Outputs(5, 202, True)
     rows, final_base, *blocks = out.as_tuple()
     assert len(out.as_tuple()) == len(K.OUT_FIELDS)
-    for block, names in zip(blocks, (K.FLOAT_ROWS, K.INT_ROWS, K.CARD_ROWS, K.FLAG_ROWS)):
+    for block, names in zip(blocks, (K.FLOAT_ROWS, K.INT_ROWS, K.CARD_ROWS, K.FLAG_ROWS), strict=True):
         assert len(block) == len(names)
         for j, name in enumerate(names):
             mine = getattr(out, name)

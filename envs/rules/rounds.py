@@ -18,6 +18,7 @@ from .house_way import house_way
 from .paigow import paigow_all_setting_ranks
 from .rounds_batch import SCRATCH_ROWS, SCRATCH_WIDTH, asia_settle_into, paigow_settle_into
 
+
 @njit(cache=True)
 def asia_settle(ph, pm, pl, fouled, dealers, style_id, high_rank, high_to_two, dealer_settings, dealer_won):
     """Settle a player setting with values (ph, pm, pl) against every dealer hand.
