@@ -28,7 +28,7 @@ demo: install
 	$(PY) scripts/demo.py $(DEMO_ARGS)
 
 lint: install
-	$(PY) -m ruff check envs agents scripts tests
+	$(PY) -m ruff check splitpoker envs agents scripts tests
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache

@@ -1,19 +1,25 @@
-"""splitpoker: Gymnasium environments for Asia Poker and Pai Gow Poker.
+"""``splitpoker.envs``: the Gymnasium and PettingZoo environments of Asia Poker and Pai Gow Poker,
+over the rules core :mod:`splitpoker.envs.rules` (which needs only numpy and numba).
 
-``import envs`` registers ``splitpoker/AsiaPoker-v0``, ``splitpoker/AsiaPokerSetting-v0``,
-``splitpoker/PaiGowPoker-v0`` and ``splitpoker/PaiGowPokerSetting-v0`` with Gymnasium when it is
-installed. The rules core, :mod:`envs.rules`, needs only numpy and numba.
+Importing it (``import splitpoker`` does) registers every ``splitpoker/*`` id with Gymnasium when
+Gymnasium is installed (:mod:`splitpoker.envs.registration`).
 """
 
-from . import rules  # noqa: F401  (first: configures the numba cache before any kernel is defined)
-from .registration import ENV_IDS, GAME_OF_ENV
+if __name__ != "splitpoker.envs":  # the source folder imported under its old top-level name
+    raise ImportError(
+        f"this folder is the package splitpoker.envs, imported here as {__name__!r}: write `import splitpoker` "
+        "(or the id prefix 'splitpoker:splitpoker/AsiaPokerSetting-v0'); `import envs` and the 'envs:' prefix were "
+        "replaced in 0.2 (docs/migration.md)")
+
+from splitpoker.envs import rules  # noqa: F401  (first: configures the numba cache before any kernel is defined)
+from splitpoker.envs.registration import ENV_IDS, GAME_OF_ENV
 
 try:  # the rules core must work without the training stack
     import gymnasium as _gymnasium  # noqa: F401
 except ImportError:  # pragma: no cover - exercised by tests/test_core_imports.py
     pass
 else:
-    from .registration import register_envs
+    from splitpoker.envs.registration import register_envs
 
     register_envs()
 

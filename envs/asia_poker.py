@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from .base import SplitHandEnv
-from .config import AsiaPokerConfig
-from .rules.asia import N_ASIA_SETTINGS
+from splitpoker.envs.base import SplitHandEnv
+from splitpoker.envs.config import AsiaPokerConfig
+from splitpoker.envs.rules.games.asia import N_ASIA_SETTINGS
 
 
 class AsiaPokerEnv(SplitHandEnv):
@@ -35,7 +35,7 @@ class AsiaPokerEnv(SplitHandEnv):
                                  (8 × 6 = 48 by default)
     ``n_bet + s``, s in 0..104   (set phase) setting ``s`` of the seven cards sorted ascending:
                                  low card at position ``s // 15``, medium pair the ``s % 15``-th
-                                 pair of the remaining positions (see ``envs/rules/asia.py``)
+                                 pair of the remaining positions (see ``envs/rules/games/asia.py``)
     ``n_bet + 105``              (``allow_house_way_action``) "Play the House Way" (seed 000)
     ==========================  ==============================================================
 
@@ -58,7 +58,7 @@ class AsiaPokerEnv(SplitHandEnv):
 
     ## Observation Space
     ``Box(0, 1, (202,), float32)`` (517 with ``observe_settings=True``, + 1,995 with
-    ``setting_features=True``), layout in :mod:`envs.observation` and :mod:`envs.setting_features`:
+    ``setting_features=True``), layout in :mod:`splitpoker.envs.observation` and :mod:`splitpoker.envs.setting_features`:
 
     ==========  =====  ====================================================================
     index       size   meaning
@@ -77,7 +77,7 @@ class AsiaPokerEnv(SplitHandEnv):
     ==========  =====  ====================================================================
 
     A setting's feature row (``setting_features=True``; for one shared per-setting network,
-    :mod:`agents.setting_scorer`; zero in the bet phase):
+    :mod:`splitpoker.agents.policies.setting_scorer`; zero in the bet phase):
 
     ======  ====  ================================================================
     offset  size  meaning
@@ -109,16 +109,16 @@ class AsiaPokerEnv(SplitHandEnv):
 
     ## Arguments
     ``gym.make("splitpoker/AsiaPoker-v0", config=AsiaPokerConfig(...) | dict | None,
-    render_mode=None | "ansi" | "human" | "rgb_array", **fields)`` — any :class:`envs.config.AsiaPokerConfig`
+    render_mode=None | "ansi" | "human" | "rgb_array", **fields)`` — any :class:`splitpoker.envs.config.AsiaPokerConfig`
     field as a keyword (``house_way``, ``rules``, ``bonus_paytable``, ``ante_levels``,
     ``bonus_levels``, ``mask_fouls``, ``allow_house_way_action``, ``dealer_samples``,
     ``invalid_action``, ``reward_unit``, ``observe_settings``, ``setting_features``, …). Every field is validated when
     the config is built; a bad value raises ``ValueError`` naming the field, the value and what
     is allowed (numpy numbers are accepted where numbers are, booleans are not numbers).
 
-    ``env.unwrapped.game`` is the :class:`envs.rules.game.Game` the config describes (house way,
+    ``env.unwrapped.game`` is the :class:`splitpoker.envs.rules.games.game.Game` the config describes (house way,
     rules options, bonus pay table; ``config.make_game()``): it deals and settles every round
-    (:class:`envs.rules.round.Round`, ``env.unwrapped.round``), and policies and solvers read it.
+    (:class:`splitpoker.envs.rules.play.round.Round`, ``env.unwrapped.round``), and policies and solvers read it.
 
     Render modes: ``"ansi"`` returns the table as text, ``"human"`` prints it, ``"rgb_array"``
     returns a picture of the table (the seven cards, the hands as set, the dealer's hands as set,

@@ -1,7 +1,7 @@
 """Shared machinery of the splitpoker environments: phases, the action layout, masks, penalties,
-observation, rendering. The env holds one :class:`~envs.rules.game.Game` (``env.game``: tables,
+observation, rendering. The env holds one :class:`~splitpoker.envs.rules.games.game.Game` (``env.game``: tables,
 house way, rules options, bonus pay table; built from the config) and one
-:class:`~envs.rules.round.Round` of it, which deals and settles the whole payoff; ``step()`` only
+:class:`~splitpoker.envs.rules.play.round.Round` of it, which deals and settles the whole payoff; ``step()`` only
 routes. ``asia_poker.py`` and ``pai_gow_poker.py`` add the user manuals and the layout constants.
 """
 
@@ -14,11 +14,10 @@ from typing import Any
 import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
-
-from .actions import as_action
-from .observation import OBS_SIZE, fill_observation
-from .rules.cards import format_cards
-from .setting_features import FEATURES, SettingFeatures
+from splitpoker.envs.actions import as_action
+from splitpoker.envs.observation import OBS_SIZE, fill_observation
+from splitpoker.envs.rules.cards import format_cards
+from splitpoker.envs.setting_features import FEATURES, SettingFeatures
 
 
 class Phase(IntEnum):
@@ -44,7 +43,7 @@ def _config(cls, config, overrides):
 
 
 class SplitHandEnv(gym.Env):
-    """Base class; see :class:`envs.asia_poker.AsiaPokerEnv` for the user manual."""
+    """Base class; see :class:`splitpoker.envs.asia_poker.AsiaPokerEnv` for the user manual."""
 
     metadata = {"render_modes": ["ansi", "human", "rgb_array"], "render_fps": 4}
     config_cls: type = None  # set by subclasses
@@ -155,14 +154,14 @@ class SplitHandEnv(gym.Env):
 
     def render(self):
         """``ansi``: the table as text; ``human``: that text printed; ``rgb_array``: a picture of
-        the table, an ``(450, 800, 3)`` ``uint8`` array (see :mod:`envs.render`); ``None``: warns
+        the table, an ``(450, 800, 3)`` ``uint8`` array (see :mod:`splitpoker.envs.render`); ``None``: warns
         and returns None."""
         if self.render_mode is None:
             gym.logger.warn(f"render() called without a render_mode: pass render_mode= one of "
                             f"{self.metadata['render_modes']} to gym.make (e.g. gym.make(id, render_mode='rgb_array'))")
             return None
         if self.render_mode == "rgb_array":
-            from .render import draw_table
+            from splitpoker.envs.render import draw_table
 
             return draw_table(self._table_view())
         text = self._render_text()
@@ -227,8 +226,8 @@ class SplitHandEnv(gym.Env):
         return info
 
     def _table_view(self):
-        """What the ``rgb_array`` picture shows, as plain data (:class:`envs.render.TableView`)."""
-        from .render import TableView
+        """What the ``rgb_array`` picture shows, as plain data (:class:`splitpoker.envs.render.TableView`)."""
+        from splitpoker.envs.render import TableView
 
         wager = ""
         if self.main_wager:

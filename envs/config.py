@@ -19,11 +19,10 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-
-from .rules.game import Game
-from .rules.house_way import HouseWayStyle
-from .rules.options import AsiaRules, PaiGowRules, dataclass_from_dict
-from .rules.paytables import PayTable, get_paytable
+from splitpoker.envs.rules.bonus.paytables import PayTable, get_paytable
+from splitpoker.envs.rules.games.game import Game
+from splitpoker.envs.rules.games.options import AsiaRules, PaiGowRules, dataclass_from_dict
+from splitpoker.envs.rules.house_ways.registry import HouseWayStyle
 
 INVALID_ACTION_MODES = ("raise", "penalize")
 MAX_DEALER_SAMPLES = 1000
@@ -211,7 +210,7 @@ class _Common:
         return getattr(self, self._paytable_field)
 
     def make_game(self) -> Game:
-        """The :class:`envs.rules.game.Game` this table plays: game, house way, rules, pay table."""
+        """The :class:`splitpoker.envs.rules.games.game.Game` this table plays: game, house way, rules, pay table."""
         return Game(self._game, self.house_way, self.rules, self.paytable)
 
     @classmethod
@@ -280,8 +279,8 @@ class AsiaPokerConfig(_Common):
             variant that spares the agent from learning hand ranking (default False).
         setting_features: append a fixed-width feature row per setting (19 values for Asia:
             each hand's category, strength, kickers and the foul flag; layout in
-            :mod:`envs.setting_features`), after everything else; for policies that score each
-            setting with one shared network (``agents.setting_scorer``) (default False).
+            :mod:`splitpoker.envs.setting_features`), after everything else; for policies that score each
+            setting with one shared network (``splitpoker.agents.policies.setting_scorer``) (default False).
     """
 
     house_way: str = "asia-000"

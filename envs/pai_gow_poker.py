@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from .base import SplitHandEnv
-from .config import PaiGowPokerConfig
-from .rules.paigow import N_PAIGOW_SETTINGS
+from splitpoker.envs.base import SplitHandEnv
+from splitpoker.envs.config import PaiGowPokerConfig
+from splitpoker.envs.rules.games.paigow import N_PAIGOW_SETTINGS
 
 
 class PaiGowPokerEnv(SplitHandEnv):
@@ -25,19 +25,19 @@ class PaiGowPokerEnv(SplitHandEnv):
     ``Discrete(n_bet + 21 [+ 1])``: bet actions ``0 .. n_bet-1`` (``wager_levels[a // n_fortune]``,
     ``fortune_levels[a % n_fortune]``; 7 × 4 = 28 by default), then setting ``s`` in 0..20 as
     action ``n_bet + s`` (front = the ``s``-th pair of positions of the sorted cards,
-    lexicographic; see ``envs/rules/paigow.py``), then optionally "play the house way".
-    Masks, errors and ``invalid_action`` as in :class:`envs.asia_poker.AsiaPokerEnv`: under the
+    lexicographic; see ``envs/rules/games/paigow.py``), then optionally "play the house way".
+    Masks, errors and ``invalid_action`` as in :class:`splitpoker.envs.asia_poker.AsiaPokerEnv`: under the
     defaults every action steps; a masked fouled setting is played and loses the wager (the
     Fortune bet is still settled on the seven cards alone), a wrong-phase
     action ends the episode with reward ``-invalid_action_penalty``; ``invalid_action="raise"``
     raises on any masked action instead.
 
     ## Observation Space
-    ``Box(0, 1, (202,), float32)``, the layout of :mod:`envs.observation` (index 200 = wager /
+    ``Box(0, 1, (202,), float32)``, the layout of :mod:`splitpoker.envs.observation` (index 200 = wager /
     wager_max, 201 = Fortune wager / fortune_max); with ``observe_settings=True`` 244 values, the
     last 42 each setting's back rank class / 7462 and front value / 90. With
     ``setting_features=True`` a further 21 × 18 values follow: per setting ``s`` a row at
-    ``start + 18 s`` (:mod:`envs.setting_features`): 0-10 back hand category one-hot, 11 back
+    ``start + 18 s`` (:mod:`splitpoker.envs.setting_features`): 0-10 back hand category one-hot, 11 back
     rank class / 7462, 12 position within its category, 13 front value / 90, 14 front is a pair,
     15-16 front card ranks / 12, 17 fouled; zero in the bet phase.
 
@@ -53,9 +53,9 @@ class PaiGowPokerEnv(SplitHandEnv):
     ## Arguments
     ``gym.make("splitpoker/PaiGowPoker-v0", config=PaiGowPokerConfig(...) | dict | None,
     render_mode=None | "ansi" | "human" | "rgb_array", **fields)``; every
-    :class:`envs.config.PaiGowPokerConfig` field as a keyword, validated as in Asia Poker;
+    :class:`splitpoker.envs.config.PaiGowPokerConfig` field as a keyword, validated as in Asia Poker;
     ``rgb_array`` shows the back and front hands. ``env.unwrapped.game`` is the
-    :class:`envs.rules.game.Game` that deals and settles every round (rules options, commission,
+    :class:`splitpoker.envs.rules.games.game.Game` that deals and settles every round (rules options, commission,
     Fortune pay table), as in Asia Poker.
 
     ## Version History

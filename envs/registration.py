@@ -1,32 +1,32 @@
-"""Gymnasium registration of the splitpoker environment ids (done on ``import envs``)."""
+"""Gymnasium registration of the splitpoker environment ids (done on ``import splitpoker``)."""
 
 from __future__ import annotations
 
 ENV_IDS = {
-    "splitpoker/AsiaPoker-v0": "envs.asia_poker:AsiaPokerEnv",
-    "splitpoker/AsiaPokerSetting-v0": "envs.asia_poker:AsiaPokerSettingEnv",
-    "splitpoker/PaiGowPoker-v0": "envs.pai_gow_poker:PaiGowPokerEnv",
-    "splitpoker/PaiGowPokerSetting-v0": "envs.pai_gow_poker:PaiGowPokerSettingEnv",
+    "splitpoker/AsiaPoker-v0": "splitpoker.envs.asia_poker:AsiaPokerEnv",
+    "splitpoker/AsiaPokerSetting-v0": "splitpoker.envs.asia_poker:AsiaPokerSettingEnv",
+    "splitpoker/PaiGowPoker-v0": "splitpoker.envs.pai_gow_poker:PaiGowPokerEnv",
+    "splitpoker/PaiGowPokerSetting-v0": "splitpoker.envs.pai_gow_poker:PaiGowPokerSettingEnv",
 }
 # Single-agent table envs (envs/table/gym_env.py): kept apart from ENV_IDS, whose envs share the
 # one-seat observation layout; GAME_OF_ENV covers both.
 TABLE_ENV_IDS = {
-    "splitpoker/AsiaTable-v0": "envs.table.gym_env:AsiaTableEnv",
-    "splitpoker/PaiGowTable-v0": "envs.table.gym_env:PaiGowTableEnv",
+    "splitpoker/AsiaTable-v0": "splitpoker.envs.table.gym_env:AsiaTableEnv",
+    "splitpoker/PaiGowTable-v0": "splitpoker.envs.table.gym_env:PaiGowTableEnv",
 }
 # Bankroll-session envs (envs/session.py): many rounds per episode, their own observation layout.
 SESSION_ENV_IDS = {
-    "splitpoker/AsiaPokerSession-v0": "envs.session:AsiaPokerSessionEnv",
-    "splitpoker/PaiGowPokerSession-v0": "envs.session:PaiGowPokerSessionEnv",
+    "splitpoker/AsiaPokerSession-v0": "splitpoker.envs.session:AsiaPokerSessionEnv",
+    "splitpoker/PaiGowPokerSession-v0": "splitpoker.envs.session:PaiGowPokerSessionEnv",
 }
 #: every registered id and its entry point
 ALL_ENV_IDS = {**ENV_IDS, **TABLE_ENV_IDS, **SESSION_ENV_IDS}
 #: native batched versions (``gym.make_vec(id, num_envs=N, vectorization_mode="vector_entry_point")``)
 VECTOR_ENTRY_POINTS = {
-    "splitpoker/AsiaPoker-v0": "envs.vector:AsiaPokerVectorEnv",
-    "splitpoker/AsiaPokerSetting-v0": "envs.vector:AsiaPokerSettingVectorEnv",
-    "splitpoker/PaiGowPoker-v0": "envs.vector:PaiGowPokerVectorEnv",
-    "splitpoker/PaiGowPokerSetting-v0": "envs.vector:PaiGowPokerSettingVectorEnv",
+    "splitpoker/AsiaPoker-v0": "splitpoker.envs.vector.env:AsiaPokerVectorEnv",
+    "splitpoker/AsiaPokerSetting-v0": "splitpoker.envs.vector.env:AsiaPokerSettingVectorEnv",
+    "splitpoker/PaiGowPoker-v0": "splitpoker.envs.vector.env:PaiGowPokerVectorEnv",
+    "splitpoker/PaiGowPokerSetting-v0": "splitpoker.envs.vector.env:PaiGowPokerSettingVectorEnv",
 }
 GAME_OF_ENV = {
     "splitpoker/AsiaPoker-v0": "asia", "splitpoker/AsiaPokerSetting-v0": "asia",

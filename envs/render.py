@@ -26,8 +26,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 import numpy as np
-
-from .rules.cards import JOKER, SUIT_SYMBOLS
+from splitpoker.envs.rules.cards import JOKER, SUIT_SYMBOLS
 
 WIDTH, HEIGHT, DPI = 800, 450, 100
 CARD_W, CARD_H, CARD_GAP, GROUP_GAP = 44, 62, 6, 22

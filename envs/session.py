@@ -1,10 +1,10 @@
 """Bankroll-session environments: ``splitpoker/AsiaPokerSession-v0`` and
 ``splitpoker/PaiGowPokerSession-v0``.
 
-A session is many rounds of the single-round game (:class:`envs.asia_poker.AsiaPokerEnv`,
-:class:`envs.pai_gow_poker.PaiGowPokerEnv`, played inside) with one bankroll: betting becomes a
+A session is many rounds of the single-round game (:class:`splitpoker.envs.asia_poker.AsiaPokerEnv`,
+:class:`splitpoker.envs.pai_gow_poker.PaiGowPokerEnv`, played inside) with one bankroll: betting becomes a
 real decision once there is a goal. The exact optimum of the betting problem is
-:mod:`agents.session_dp`; docs/sessions.md compares it with bold play, flat betting and learned
+:mod:`splitpoker.agents.sessions.dp`; docs/sessions.md compares it with bold play, flat betting and learned
 betting.
 """
 
@@ -17,11 +17,10 @@ from typing import Any
 import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
-
-from .actions import as_action
-from .asia_poker import AsiaPokerEnv
-from .config import AsiaPokerConfig, PaiGowPokerConfig
-from .pai_gow_poker import PaiGowPokerEnv
+from splitpoker.envs.actions import as_action
+from splitpoker.envs.asia_poker import AsiaPokerEnv
+from splitpoker.envs.config import AsiaPokerConfig, PaiGowPokerConfig
+from splitpoker.envs.pai_gow_poker import PaiGowPokerEnv
 
 SETTERS = ("house-way", "optimal", "agent")
 REWARDS = ("target", "bankroll", "log")
@@ -268,9 +267,9 @@ class SplitHandSessionEnv(gym.Env):
 
 def _optimal_setter(round_env):
     """The exact-optimal setting of the player's cards (ties: the house way, else the lowest
-    index), from the exact solver (:mod:`envs.solver`), imported lazily: it needs the 617 MB
+    index), from the exact solver (:mod:`splitpoker.envs.solver`), imported lazily: it needs the 617 MB
     dealer table, built or loaded on first use."""
-    from envs.solver.exact import ExactSolver
+    from splitpoker.envs.solver.exact import ExactSolver
 
     solver = ExactSolver(round_env.game)
 
@@ -285,16 +284,16 @@ class AsiaPokerSessionEnv(SplitHandSessionEnv):
 
     ## Description
     The player starts with ``bankroll`` chips and plays round after round of Asia Poker
-    (:class:`envs.asia_poker.AsiaPokerEnv`: seven cards set into high, medium and low hands; two
+    (:class:`splitpoker.envs.asia_poker.AsiaPokerEnv`: seven cards set into high, medium and low hands; two
     wins of three pay even money on the ante; copies go to the dealer, so the ante never pushes;
     the optional bonus pays on the seven cards alone). Each round the agent bets an ante level
-    and a bonus level of the table (``table``: any :class:`envs.config.AsiaPokerConfig` field;
+    and a bonus level of the table (``table``: any :class:`splitpoker.envs.config.AsiaPokerConfig` field;
     seed 000: $5-$1,000 ante, bonus up to $100); the hand is then set by the dealer's house way
     (``setting="house-way"``, default), by the exact-optimal setter (``"optimal"``: one exact
     solve per hand, ~0.1-0.2 s, the 617 MB dealer table), by a callable ``cards -> setting``, or
     by the agent itself (``"agent"``: a second step per round). The session ends at the target,
     at ruin or at the hand limit. In a single round every wager has negative expectation with the
-    house way; with a goal, betting matters: :mod:`agents.session_dp` gives the exact optimum.
+    house way; with a goal, betting matters: :mod:`splitpoker.agents.sessions.dp` gives the exact optimum.
 
     ## Action Space
     ``Discrete(n_bet)`` (``n_bet = n_ante * n_bonus``, 48 at seed 000's levels): action ``a``
@@ -324,7 +323,7 @@ class AsiaPokerSessionEnv(SplitHandSessionEnv):
     3      1 if there is a hand limit
     4      smallest bet / target: the target in table minimums, inverted
     5      1 in the set phase (``setting="agent"``), else 0
-    6-     (``setting="agent"``) the round observation, :mod:`envs.observation`
+    6-     (``setting="agent"``) the round observation, :mod:`splitpoker.envs.observation`
     =====  ====================================================================
 
     ## Rewards
@@ -362,9 +361,9 @@ class PaiGowPokerSessionEnv(SplitHandSessionEnv):
 
     ## Description
     As :class:`AsiaPokerSessionEnv`, with rounds of Pai Gow Poker
-    (:class:`envs.pai_gow_poker.PaiGowPokerEnv`: a win pays even money less the 5% commission, so
+    (:class:`splitpoker.envs.pai_gow_poker.PaiGowPokerEnv`: a win pays even money less the 5% commission, so
     a $5 win adds $4.75; one hand each is a push; the optional Fortune bonus pays on the seven
-    cards). ``table``: any :class:`envs.config.PaiGowPokerConfig` field (wager levels $5-$500,
+    cards). ``table``: any :class:`splitpoker.envs.config.PaiGowPokerConfig` field (wager levels $5-$500,
     Fortune levels 0/$5/$10/$25 by default).
 
     ## Action Space

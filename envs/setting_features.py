@@ -1,6 +1,6 @@
 """Per-setting feature block (``setting_features=True``): every setting described by the same
 fixed-width vector, for policies that score each setting with one shared network
-(:mod:`agents.setting_scorer`).
+(:mod:`splitpoker.agents.policies.setting_scorer`).
 
 The block follows everything else in the observation: ``n_settings`` rows of ``F`` values in
 action order (setting ``s`` at ``start + F*s .. start + F*s + F - 1``), all in [0, 1], zero in the
@@ -12,7 +12,7 @@ Asia Poker (``F = 19``; high = four-card hand, medium = two cards, low = one car
 ======  ====  ===========================================================================
 offset  size  meaning
 ======  ====  ===========================================================================
-0-10    11    high hand category one-hot (:class:`envs.rules.categories.HandCategory` order:
+0-10    11    high hand category one-hot (:class:`splitpoker.envs.rules.ranking.categories.HandCategory` order:
               high card, pair, two pair, three of a kind, straight, flush, full house, four
               of a kind, straight flush, royal flush, five aces)
 11      1     high hand dense rank class / (classes - 1) (strength over all four-card hands)
@@ -34,8 +34,7 @@ Ranks count 2 = 0 .. ace = 12 (the joker plays as an ace in the two- and one-car
 from __future__ import annotations
 
 import numpy as np
-
-from .rules.categories import HandCategory
+from splitpoker.envs.rules.ranking.categories import HandCategory
 
 N_CATEGORIES = len(HandCategory)
 BIG_WIDTH = N_CATEGORIES + 2
@@ -57,7 +56,7 @@ def big_hand_features(class_category: np.ndarray) -> np.ndarray:
 
 
 def two_card_features() -> np.ndarray:
-    """``float32[91, 4]`` for two-card values (:func:`envs.rules.hand_eval.two_card_value`:
+    """``float32[91, 4]`` for two-card values (:func:`splitpoker.envs.rules.ranking.hand_eval.two_card_value`:
     unpaired ``hi*(hi-1)/2 + lo``, a pair of rank ``r`` is ``78 + r``)."""
     out = np.zeros((91, TWO_WIDTH), dtype=np.float32)
     for hi in range(1, 13):

@@ -25,12 +25,12 @@ from __future__ import annotations
 import sys
 
 if __name__ == "__main__":
-    from agents.cli import install_startup_interrupt
+    from splitpoker.scripts.support.cli import install_startup_interrupt
 
     install_startup_interrupt()
 
 
-from agents import cli
+from splitpoker.scripts.support import cli
 
 
 def parse_args(argv=None):
@@ -98,9 +98,8 @@ def run(args) -> int:
     except (ValueError, TypeError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
+    from splitpoker.envs.solver.hand_analysis import analyze_hand
     from tqdm import tqdm
-
-    from envs.solver.hand_analysis import analyze_hand
 
     total = None if args.exact else args.samples
     with tqdm(total=total, unit="hand", unit_scale=True, desc="dealer hands", disable=None if total else True,

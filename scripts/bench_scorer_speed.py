@@ -5,7 +5,7 @@ wall-second of MaskablePPO + SettingScorerPolicy under several vectorisations.
 Variants (same algo_kwargs, same 2,048-step rollout, one torch thread, after a 2,048-step warm-up):
   dummy-4-two-pass   the previous setup: SB3 DummyVecEnv of 4 single envs, and a scorer forward
                      that encoded the settings twice (once for the logits, once for the value)
-  native-4           the native vector env (agents/sb3_vec.py), 4 envs, one encoding per forward
+  native-4           the native vector env (agents/training/sb3_vec.py), 4 envs, one encoding per forward
   native-16          the native vector env, 16 envs x 128 steps (the shipped configs)
   dummy-4-two-pass   again at the end: the first and last rows bracket any change in load
 
@@ -22,7 +22,7 @@ import argparse
 import sys
 import time
 
-from agents import cli
+from splitpoker.scripts.support import cli
 
 ENVS = {"asia": ("splitpoker/AsiaPokerSetting-v0", {"house_way": "asia-000"}),
         "paigow": ("splitpoker/PaiGowPokerSetting-v0", {"house_way": "paigow-igw"})}
@@ -40,11 +40,10 @@ def parse_args(argv=None):
 
 
 def measure(game: str, steps: int, log=print) -> dict:
+    import splitpoker.agents.policies.setting_scorer as ss
     import torch
-
-    import agents.setting_scorer as ss
-    from agents.training import algo_class, make_vec_env, resolve_policy
-    from agents.training_config import TrainConfig
+    from splitpoker.agents.training.config import TrainConfig
+    from splitpoker.agents.training.run import algo_class, make_vec_env, resolve_policy
 
     torch.set_num_threads(1)
     one_pass = ss.SettingScorerNet.forward

@@ -5,11 +5,11 @@ written and rows per second read, for the two writing paths and the two ways of 
 Writing (teacher ``table``, action values included, same hands, same file contents):
   one-by-one   env.reset + the table policy per hand, then env.step (the general path)
   batched      the native vector env deals BATCH_HANDS hands per call, the strategy table values
-               all their settings in one lookup (agents.warm_start, the default for the
+               all their settings in one lookup (splitpoker.agents.training.warm_start, the default for the
                one-step setting environments)
 Reading the file back:
   to_pylist    pyarrow's row-by-row Python lists, then numpy
-  flat         the list columns' flat value buffers reshaped (agents.warm_start.read_teacher_dataset)
+  flat         the list columns' flat value buffers reshaped (splitpoker.agents.training.warm_start.read_teacher_dataset)
 
 The one-by-one writer runs on ``--slow-hands`` hands (it is slow), the others on ``--hands``; the
 rates are per hand / per row, so the ratios compare. The strategy table and kernels are loaded
@@ -27,7 +27,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from agents import cli
+from splitpoker.scripts.support import cli
 
 ENVS = {"asia": ("splitpoker/AsiaPokerSetting-v0", {"house_way": "asia-000"}),
         "paigow": ("splitpoker/PaiGowPokerSetting-v0", {"house_way": "paigow-igw",
@@ -49,9 +49,9 @@ def measure(game: str, hands: int, slow_hands: int, log=print) -> dict:
     import gymnasium as gym
     import numpy as np
     import pyarrow.parquet as pq
+    from splitpoker.agents.training.warm_start import read_teacher_dataset, write_teacher_dataset
 
-    import envs  # noqa: F401
-    from agents.warm_start import read_teacher_dataset, write_teacher_dataset
+    import splitpoker  # noqa: F401
 
     env_id, kw = ENVS[game]
     env = gym.make(env_id, **kw, dealer_samples=16, observe_settings=True, setting_features=True)

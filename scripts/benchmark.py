@@ -29,7 +29,7 @@ from __future__ import annotations
 import sys
 
 if __name__ == "__main__":
-    from agents.cli import install_startup_interrupt
+    from splitpoker.scripts.support.cli import install_startup_interrupt
 
     install_startup_interrupt()
 
@@ -40,8 +40,7 @@ import time
 
 import numba
 import numpy as np
-
-from agents import cli
+from splitpoker.scripts.support import cli
 
 SECTIONS = ("rules", "houseway", "simulate", "env", "bonus", "exact", "vector")
 
@@ -58,11 +57,10 @@ def _timeit(fn, min_seconds: float) -> tuple[int, float]:
 
 def bench_rules(args) -> dict:
     from numba import njit
-
-    from envs.rules.asia import asia_all_setting_ranks
-    from envs.rules.house_way_batch import random_hands
-    from envs.rules.paigow import paigow_all_setting_ranks
-    from envs.rules.rank_tables import asia_high_table, paigow_back_table
+    from splitpoker.envs.rules.games.asia import asia_all_setting_ranks
+    from splitpoker.envs.rules.games.paigow import paigow_all_setting_ranks
+    from splitpoker.envs.rules.house_ways.batch import random_hands
+    from splitpoker.envs.rules.ranking.rank_tables import asia_high_table, paigow_back_table
 
     @njit(cache=False)
     def rank_all(hands, table, to_two, asia, ranks_a, fouled_a, ranks_p, fouled_p):
@@ -92,9 +90,13 @@ def bench_rules(args) -> dict:
 
 
 def bench_houseway(args) -> dict:
-    from envs.rules.game import Game
-    from envs.rules.house_way import HouseWayStyle
-    from envs.rules.house_way_batch import house_way_batch, house_way_batch_serial, random_hands
+    from splitpoker.envs.rules.games.game import Game
+    from splitpoker.envs.rules.house_ways.batch import (
+        house_way_batch,
+        house_way_batch_serial,
+        random_hands,
+    )
+    from splitpoker.envs.rules.house_ways.registry import HouseWayStyle
 
     n = 500_000
     hands = np.empty((n, 7), dtype=np.int64)
@@ -119,9 +121,9 @@ def bench_houseway(args) -> dict:
 
 
 def bench_simulate(args) -> dict:
-    from envs.rules.game import Game
-    from envs.rules.house_way import HouseWayStyle
-    from envs.rules.house_way_check import simulate
+    from splitpoker.envs.rules.games.game import Game
+    from splitpoker.envs.rules.house_ways.check import simulate
+    from splitpoker.envs.rules.house_ways.registry import HouseWayStyle
 
     out = {}
     for style in HouseWayStyle:
@@ -158,7 +160,7 @@ def env_steps_per_second(env, seconds: float, masked: bool, seed: int = 0) -> fl
 def bench_env(args) -> dict:
     import gymnasium as gym
 
-    import envs  # noqa: F401
+    import splitpoker  # noqa: F401
 
     rates = {"Blackjack-v1": [], "splitpoker/AsiaPokerSetting-v0": [], "splitpoker/PaiGowPokerSetting-v0": []}
     for _ in range(args.repeats):  # interleave, so machine noise hits every env alike
@@ -180,7 +182,7 @@ def bench_env(args) -> dict:
 
 
 def bench_bonus(args) -> dict:
-    from envs.rules.bonus import feature_histogram
+    from splitpoker.envs.rules.bonus.features import feature_histogram
 
     t0 = time.perf_counter()
     hist = feature_histogram()
@@ -190,13 +192,13 @@ def bench_bonus(args) -> dict:
 
 
 def bench_exact(args) -> dict:
-    from envs.solver.benchmark import exact_benchmark
+    from splitpoker.scripts.support.speed_exact import exact_benchmark
 
     return exact_benchmark(args.exact_hands)
 
 
 def _vector_sizes(text: str) -> list[int]:
-    from agents.vector_benchmark import parse_sizes
+    from splitpoker.scripts.support.speed_vector import parse_sizes
 
     try:
         return parse_sizes(text)
@@ -205,7 +207,7 @@ def _vector_sizes(text: str) -> list[int]:
 
 
 def bench_vector(args) -> dict:
-    from agents.vector_benchmark import run_vector_benchmark
+    from splitpoker.scripts.support.speed_vector import run_vector_benchmark
 
     return run_vector_benchmark(args)
 

@@ -25,7 +25,7 @@ from __future__ import annotations
 import sys
 
 if __name__ == "__main__":
-    from agents.cli import install_startup_interrupt
+    from splitpoker.scripts.support.cli import install_startup_interrupt
 
     install_startup_interrupt()
 
@@ -61,10 +61,10 @@ def parse_args(argv=None):
 
 def main(argv=None) -> int:
     args = parse_args(argv)
-    from agents import cli
+    from splitpoker.scripts.support import cli
 
     cli.handle_interrupts()  # Ctrl-C raises KeyboardInterrupt, deferred while numba compiles
-    from agents.benchmark_config import BenchmarkConfig, ConfigError
+    from splitpoker.agents.benchmark.config import BenchmarkConfig, ConfigError
 
     say = lambda m: print(m, file=sys.stderr, flush=True)  # noqa: E731
     if args.num_cpus is not None and args.num_cpus < 1:
@@ -86,7 +86,7 @@ def main(argv=None) -> int:
                      "total_timesteps": args.total_timesteps, "eval_every": args.eval_every,
                      "eval_hands": args.eval_hands, "paired_hands": args.paired_hands}
         cfg = BenchmarkConfig.from_yaml(args.config, **{k: v for k, v in overrides.items() if v is not None})
-        from agents.benchmark_run import check_buildable
+        from splitpoker.agents.benchmark.run import check_buildable
 
         check_buildable(cfg)
     except ConfigError as e:
@@ -95,10 +95,9 @@ def main(argv=None) -> int:
     if args.check:
         say(f"{args.config}: ok ({len(cfg.envs)} env(s) × {len(cfg.algorithms)} algorithm(s) × {len(cfg.seeds)} seed(s))")
         return 0
+    from splitpoker.agents.benchmark.harness import GridInterrupted, grid, run_grid
+    from splitpoker.agents.benchmark.report import write_report
     from tqdm import tqdm
-
-    from agents.benchmark_report import write_report
-    from agents.benchmark_rl import GridInterrupted, grid, run_grid
 
     out = Path(args.out or Path("runs") / "benchmark" / cfg.name)
     report = Path(args.report) if args.report else out / "rl_benchmark.md"

@@ -23,16 +23,16 @@ from __future__ import annotations
 import sys
 
 if __name__ == "__main__":
-    from agents.cli import install_startup_interrupt
+    from splitpoker.scripts.support.cli import install_startup_interrupt
 
     install_startup_interrupt()
 
 import argparse
 import time
 
-from agents import cli
-from envs.rules.bonus import cached_feature_histogram, paytable_report
-from envs.rules.paytables import BUILTIN_PAYTABLES, PayTable, get_paytable
+from splitpoker.envs.rules.bonus.features import cached_feature_histogram, paytable_report
+from splitpoker.envs.rules.bonus.paytables import BUILTIN_PAYTABLES, PayTable, get_paytable
+from splitpoker.scripts.support import cli
 
 
 def parse_args(argv=None):

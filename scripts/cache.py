@@ -18,14 +18,14 @@ from __future__ import annotations
 import sys
 
 if __name__ == "__main__":
-    from agents.cli import install_startup_interrupt
+    from splitpoker.scripts.support.cli import install_startup_interrupt
 
     install_startup_interrupt()
 
 import argparse  # noqa: E402
 
-from agents.cli import dumps, handle_interrupts, interrupted  # noqa: E402
-from envs.rules import cache  # noqa: E402
+from splitpoker.envs.rules import cache  # noqa: E402
+from splitpoker.scripts.support.cli import dumps, handle_interrupts, interrupted  # noqa: E402
 
 
 def main(argv=None) -> int:
@@ -48,7 +48,7 @@ def main(argv=None) -> int:
         elif args.clear:
             rep = cache.clear(d)
         else:
-            from envs.rules import NUMBA_CACHE_DIR, RULES_SOURCE_DIGEST
+            from splitpoker.envs.rules import NUMBA_CACHE_DIR, RULES_SOURCE_DIGEST
 
             numba_root = d / "numba"
             numba_dirs = sorted(numba_root.iterdir()) if numba_root.is_dir() else []

@@ -20,17 +20,17 @@ from __future__ import annotations
 import sys
 
 if __name__ == "__main__":
-    from agents.cli import install_startup_interrupt
+    from splitpoker.scripts.support.cli import install_startup_interrupt
 
     install_startup_interrupt()
 
 import argparse
 
-from agents import cli
-from envs.rules.game import Game
-from envs.rules.house_way import STYLES, HouseWayStyle
-from envs.rules.house_way_check import TOTAL_HANDS, exhaustive_check
-from envs.rules.options import rules_from_json
+from splitpoker.envs.rules.games.game import Game
+from splitpoker.envs.rules.games.options import rules_from_json
+from splitpoker.envs.rules.house_ways.check import TOTAL_HANDS, exhaustive_check
+from splitpoker.envs.rules.house_ways.registry import STYLES, HouseWayStyle
+from splitpoker.scripts.support import cli
 
 
 def parse_args(argv=None):

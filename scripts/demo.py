@@ -16,7 +16,7 @@ from __future__ import annotations
 import sys
 
 if __name__ == "__main__":
-    from agents.cli import install_startup_interrupt
+    from splitpoker.scripts.support.cli import install_startup_interrupt
 
     install_startup_interrupt()
 
@@ -27,13 +27,13 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 try:
-    from scripts import evaluate
+    from splitpoker.scripts import evaluate
 except ImportError:  # run as a file with only envs/agents installed: evaluate.py sits next to this file
     sys.path.insert(0, str(ROOT / "scripts"))
     import evaluate
 
-from agents import cli
-from agents.training import TrainConfig, train
+from splitpoker.agents.training.run import TrainConfig, train
+from splitpoker.scripts.support import cli
 
 
 def verdict(regret: dict[str, dict], learned: str = "learned", reference: str = "house-way") -> str:

@@ -1,9 +1,9 @@
 """Console commands: ``splitpoker-<name>`` runs ``scripts/<name>.py``'s ``main()``.
 
 ``pyproject.toml`` declares one command per script (``[project.scripts]``), each pointing at
-``scripts.entry_points:<name>``, which is ``launch(<name>)`` (module ``__getattr__``, so the list
+``splitpoker.scripts.entry_points:<name>``, which is ``launch(<name>)`` (module ``__getattr__``, so the list
 of scripts is written once, in :data:`SCRIPTS`). A command behaves as ``python scripts/<name>.py``: the Ctrl-C
-guard of :func:`agents.cli.install_startup_interrupt` is in place before the script's slow
+guard of :func:`splitpoker.scripts.support.cli.install_startup_interrupt` is in place before the script's slow
 imports, then its ``main()`` reads ``sys.argv`` and its return value is the exit code.
 """
 
@@ -26,14 +26,14 @@ def launch(script: str) -> int:
     """Run ``scripts/<script>.py`` as a program would: Ctrl-C guard, import, ``main()``."""
     if script not in SCRIPTS:
         raise ValueError(f"unknown script {script!r}: expected one of {', '.join(SCRIPTS)}")
-    from agents.cli import install_startup_interrupt
+    from splitpoker.scripts.support.cli import install_startup_interrupt
 
     install_startup_interrupt()
-    return importlib.import_module(f"scripts.{script}").main()
+    return importlib.import_module(f"splitpoker.scripts.{script}").main()
 
 
 def __getattr__(name: str):
-    """``scripts.entry_points.<script>``: the command function of that script (what the console
+    """``splitpoker.scripts.entry_points.<script>``: the command function of that script (what the console
     wrapper generated from ``[project.scripts]`` imports and calls)."""
     if name in SCRIPTS:
         return functools.partial(launch, name)

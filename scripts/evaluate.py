@@ -22,7 +22,7 @@ from __future__ import annotations
 import sys
 
 if __name__ == "__main__":
-    from agents.cli import install_startup_interrupt
+    from splitpoker.scripts.support.cli import install_startup_interrupt
 
     install_startup_interrupt()
 
@@ -31,10 +31,8 @@ import time
 from pathlib import Path
 
 import gymnasium as gym
-
-import envs  # noqa: F401  (registers the ids)
-from agents import cli
-from agents.evaluation import (
+import splitpoker.envs as envs  # noqa: F401  (registers the ids)
+from splitpoker.agents.evaluation.evaluate import (
     bar_plot,
     format_regret_table,
     format_table,
@@ -43,8 +41,9 @@ from agents.evaluation import (
     run_policy,
     summarize,
 )
-from agents.policies import BASELINES, SB3Policy, make_baseline
-from agents.training import load_model
+from splitpoker.agents.policies.baselines import BASELINES, SB3Policy, make_baseline
+from splitpoker.agents.training.run import load_model
+from splitpoker.scripts.support import cli
 
 MAX_HANDS = 1_000_000
 
@@ -54,7 +53,7 @@ def parse_args(argv=None):
     p.add_argument("--model", action="append", default=[], metavar="PATH|random|house-way|mc-best|optimal|table",
                    help="a policy to evaluate (repeatable): a saved model .zip or a baseline name "
                         "(optimal solves every hand exactly: ~0.1-0.2 s per hand; table: the strategy "
-                        "table, agents/strategy_table.py, built from the dealer table in seconds)")
+                        "table, agents/policies/strategy_table.py, built from the dealer table in seconds)")
     p.add_argument("--env", help="environment id (default: the model's, else splitpoker/AsiaPokerSetting-v0)")
     p.add_argument("--env-kwargs", default="{}", type=cli.json_object("config overrides"), help="JSON of environment config overrides (default: the model's)")
     p.add_argument("--hands", type=cli.count(1, MAX_HANDS, "time and memory: every policy plays every hand, "
@@ -129,7 +128,7 @@ def run(args) -> int:
         env_id, env_kwargs, env, policies = build(args)
         store = None
         if args.solved:
-            from agents.solved_store import SolvedStore
+            from splitpoker.agents.exact.solved_store import SolvedStore
 
             if not args.regret and "optimal" not in policies:
                 raise ValueError(f"--solved {args.solved}: only used with --regret or --model optimal")
@@ -152,8 +151,8 @@ def run(args) -> int:
     result = {"env": env_id, "env_kwargs": env_kwargs, "hands": args.hands, "seed": args.seed,
               "unit_chips": env.unwrapped.config.unit, "policies": summary, "seconds": timing}
     if args.regret:
-        from agents.solved_store import StoreSolver
-        from envs.solver.exact import ExactSolver
+        from splitpoker.agents.exact.solved_store import StoreSolver
+        from splitpoker.envs.solver.exact import ExactSolver
 
         first = next(iter(policies.values()))
         solver = ExactSolver(first.game, log=lambda m: print(m, file=sys.stderr)) if store is None else StoreSolver(store)

@@ -25,7 +25,7 @@ import sys
 import time
 from pathlib import Path
 
-from agents import cli
+from splitpoker.scripts.support import cli
 
 POLICIES = ("optimal", "bold", "flat")
 
@@ -50,10 +50,10 @@ def parse_args(argv=None):
 
 def build(args):
     import gymnasium as gym
+    from splitpoker.agents.training.run import load_model
+    from splitpoker.envs.registration import SESSION_ENV_IDS
 
-    import envs  # noqa: F401  (registers the ids)
-    from agents.training import load_model
-    from envs.registration import SESSION_ENV_IDS
+    import splitpoker  # noqa: F401  (registers the ids)
 
     models, configs = [], []
     for path in args.model:
@@ -69,7 +69,10 @@ def build(args):
 
 
 def distribution(env, args):
-    from agents.round_distribution import house_way_distribution, optimal_distribution
+    from splitpoker.agents.sessions.round_distribution import (
+        house_way_distribution,
+        optimal_distribution,
+    )
 
     u = env.unwrapped
     game = u.game
@@ -120,7 +123,7 @@ def main(argv=None) -> int:
         if bad or not chosen:
             raise ValueError(f"--policies {args.policies!r}: expected a comma-separated subset of {POLICIES}")
         env_id, kwargs, env, models = build(args)
-        from agents.session_eval import (
+        from splitpoker.agents.sessions.evaluation import (
             ModelPolicy,
             dp_baselines,
             exact_policy_success,

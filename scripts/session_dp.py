@@ -1,9 +1,9 @@
 #!/usr/bin/env python
 """Exact optimal betting for a bankroll session: the probability of reaching --target from
 --bankroll (chips) with the table's bet levels, for the optimal policy (dynamic programming,
-agents/session_dp.py), bold play and flat minimum betting, and each one's bet per bankroll.
+agents/sessions/dp.py), bold play and flat minimum betting, and each one's bet per bankroll.
 
-The round's outcome distribution (agents/round_distribution.py): house way vs house way from a
+The round's outcome distribution (agents/sessions/round_distribution.py): house way vs house way from a
 cached simulation of --rounds deals (main | bonus line) times the exact bonus-line marginal; with
 --setter optimal, the exact-optimal setter's win/push/loss from a scripts/solve_sample.py output
 (--sample). The success probabilities' "range" repeats the solve with P(win) moved to both ends
@@ -23,7 +23,7 @@ import json
 import math
 import sys
 
-from agents import cli
+from splitpoker.scripts.support import cli
 
 
 def parse_args(argv=None):
@@ -57,10 +57,13 @@ def bet_ranges(rows: list[dict]) -> list[tuple[float, float, float, float]]:
 
 
 def run(args) -> dict:
-    from agents import session_dp as sd
-    from agents.round_distribution import house_way_distribution, optimal_distribution
-    from envs.config import AsiaPokerConfig, PaiGowPokerConfig
-    from envs.rules.game import Game
+    from splitpoker.agents.sessions import dp as sd
+    from splitpoker.agents.sessions.round_distribution import (
+        house_way_distribution,
+        optimal_distribution,
+    )
+    from splitpoker.envs.config import AsiaPokerConfig, PaiGowPokerConfig
+    from splitpoker.envs.rules.games.game import Game
 
     cfg = (AsiaPokerConfig if args.game == "asia" else PaiGowPokerConfig).from_dict(args.table)
     table = sd.BetTable.from_config(cfg)

@@ -19,12 +19,12 @@ from __future__ import annotations
 import sys
 
 if __name__ == "__main__":
-    from agents.cli import install_startup_interrupt
+    from splitpoker.scripts.support.cli import install_startup_interrupt
 
     install_startup_interrupt()
 
 
-from agents import cli
+from splitpoker.scripts.support import cli
 
 MAX_ROUNDS = 10_000_000_000
 CHUNK = 100_000  # rounds per numba call: Ctrl-C is seen between chunks

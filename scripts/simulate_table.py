@@ -50,7 +50,7 @@ def parse_args(argv=None):
 
 def exact_figures(rules, fortune_wager: float) -> dict:
     """Exact bonus return and Envy amount per other seat from the exhaustive seven-card counts."""
-    from envs.rules.bonus import cached_feature_histogram, paytable_report
+    from splitpoker.envs.rules.bonus.features import cached_feature_histogram, paytable_report
 
     hist = cached_feature_histogram()
     out = {"bonus_paytable": rules.bonus_paytable.name if rules.bonus_paytable else None}
@@ -75,8 +75,8 @@ def within(stat: dict, value: float) -> bool:
 def main(argv=None) -> int:
     args = parse_args(argv)
     try:
-        from envs.rules.options import rules_from_json
-        from envs.rules.table import TableRules
+        from splitpoker.envs.rules.games.options import rules_from_json
+        from splitpoker.envs.rules.table.table import TableRules
 
         rules = TableRules(game=args.game, house_way=args.style, rules=rules_from_json(args.game, args.rules),
                            envy_unit=args.envy_unit)
@@ -89,9 +89,8 @@ def main(argv=None) -> int:
     except (ValueError, TypeError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
+    from splitpoker.envs.rules.table.batch import simulate_table
     from tqdm import tqdm
-
-    from envs.rules.table_batch import simulate_table
 
     try:
         exact = exact_figures(rules, args.fortune_wager)

@@ -2,10 +2,10 @@
 """Solve every hand class exactly (or a stratified sample of them) on Ray, in Parquet shards.
 
 Every seven-card hand belongs to one of 6,972,147 classes up to a relabelling of the suits
-(envs.solver.classes); hands of a class have the same exact EVs. For each class in the plan the
-canonical hand is solved against all C(46, 7) dealer hands (envs.solver.exact) and one row is
+(splitpoker.envs.solver.classes); hands of a class have the same exact EVs. For each class in the plan the
+canonical hand is solved against all C(46, 7) dealer hands (splitpoker.envs.solver.exact) and one row is
 written: the optimal setting and its exact EV, the house way's setting and EV, and the exact win
-(and Pai Gow push) counts of every setting (layout: agents/solved_store.py,
+(and Pai Gow push) counts of every setting (layout: agents/exact/solved_store.py,
 docs/exact_strategy.md). The folder --out becomes a *solved store* that evaluate.py --solved and
 OptimalPolicy read instead of solving again.
 
@@ -39,7 +39,7 @@ from __future__ import annotations
 import sys
 
 if __name__ == "__main__":
-    from agents.cli import install_startup_interrupt
+    from splitpoker.scripts.support.cli import install_startup_interrupt
 
     install_startup_interrupt()
 
@@ -47,8 +47,8 @@ import argparse
 import time
 from pathlib import Path
 
-from agents import cli
-from envs.rules.house_way import STYLES
+from splitpoker.envs.rules.house_ways.registry import STYLES
+from splitpoker.scripts.support import cli
 
 FULL = 53
 
@@ -94,9 +94,9 @@ def main(argv=None) -> int:
 
 
 def run(args) -> int:
-    from agents.exact_strategy import make_plan, prepare_store
-    from agents.solved_store import StoreError
-    from envs.rules.game import Game
+    from splitpoker.agents.exact.solved_store import StoreError
+    from splitpoker.agents.exact.strategy import make_plan, prepare_store
+    from splitpoker.envs.rules.games.game import Game
 
     k = FULL if args.max_pool_card is None else args.max_pool_card
     try:
@@ -110,9 +110,7 @@ def run(args) -> int:
     except (ValueError, TypeError, StoreError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
-    from tqdm import tqdm
-
-    from agents.exact_strategy import (
+    from splitpoker.agents.exact.strategy import (
         cost_model,
         read_results,
         run_plan,
@@ -120,6 +118,7 @@ def run(args) -> int:
         store_bytes_per_class,
         summarize,
     )
+    from tqdm import tqdm
 
     def log(m):
         print(m, file=sys.stderr)

@@ -1,9 +1,9 @@
 #!/usr/bin/env python
 """Exact solve of a seeded sample of hands: how much the house way gives up against optimal play.
 
-Hand i is row i of envs.rules.house_way_batch.random_hands(seed, N) (counter-based: the same
+Hand i is row i of splitpoker.envs.rules.house_ways.batch.random_hands(seed, N) (counter-based: the same
 hands whatever N). Each hand is solved exactly against all C(46, 7) dealer hands
-(envs.solver.exact.ExactSolver, cached 617 MB dealer table; about a minute to build per style the
+(splitpoker.envs.solver.exact.ExactSolver, cached 617 MB dealer table; about a minute to build per style the
 first time, then ~0.2-0.4 s per hand) and written as ONE ROW PER HAND to FILE (.parquet or
 .csv): the cards, the house-way setting/rule/EV/exact win-push-loss counts, the optimal setting
 (ties: the house way if it is optimal, else the lowest index) with its EV and counts, the
@@ -37,13 +37,13 @@ from __future__ import annotations
 import sys
 
 if __name__ == "__main__":
-    from agents.cli import install_startup_interrupt
+    from splitpoker.scripts.support.cli import install_startup_interrupt
 
     install_startup_interrupt()
 
 
-from agents import cli
-from envs.rules.game import Game
+from splitpoker.envs.rules.games.game import Game
+from splitpoker.scripts.support import cli
 
 MAX_HANDS = 1_000_000
 
@@ -65,7 +65,7 @@ def parse_args(argv=None):
 
 
 def print_human(rep: dict) -> None:
-    from envs.solver.sample import FULL_POOL
+    from splitpoker.envs.solver.sample import FULL_POOL
 
     def ci(c, unit="%"):
         return "n/a" if c is None else f"{100 * c[0]:+.3f}{unit} .. {100 * c[1]:+.3f}{unit}"
@@ -86,8 +86,8 @@ def main(argv=None) -> int:
 
 
 def run(args) -> int:
-    from agents.solve_sample import SampleFile, solve_into, summarize
-    from envs.solver.sample import FULL_POOL
+    from splitpoker.agents.exact.sample_file import SampleFile, solve_into, summarize
+    from splitpoker.envs.solver.sample import FULL_POOL
 
     try:
         game = Game(args.game, args.style)
@@ -97,9 +97,8 @@ def run(args) -> int:
     except (ValueError, TypeError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
+    from splitpoker.envs.solver.sample import dealer_hands
     from tqdm import tqdm
-
-    from envs.solver.sample import dealer_hands
 
     def progress(todo):  # called once the dealer table is ready
         bar.close()

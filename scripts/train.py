@@ -33,8 +33,14 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from agents.training import ConfigError, TrainConfig, TrainingInterrupted, load_run_config, train  # noqa: E402
-from agents.training_config import check_run_name, check_seed  # noqa: E402
+from splitpoker.agents.training.config import check_run_name, check_seed  # noqa: E402
+from splitpoker.agents.training.run import (  # noqa: E402
+    ConfigError,
+    TrainConfig,
+    TrainingInterrupted,
+    load_run_config,
+    train,
+)
 
 # flags that define a new run and cannot change a resumed one
 _NEW_RUN_ONLY = ("seed", "n_envs", "run_name", "log_dir")

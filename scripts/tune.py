@@ -5,7 +5,7 @@ Each trial trains the chosen algorithm of the grid (--algorithm, by its name in 
 of its environments (--env, by label; default the first) with sampled hyperparameters for
 --timesteps steps, one seed, and scores it by exact regret on the grid's cached evaluation set
 every --eval-every steps; trials whose intermediate regret is worse than the median of the earlier
-trials at that step are pruned. The search spaces are listed in agents/tuning.py.
+trials at that step are pruned. The search spaces are listed in agents/benchmark/tuning.py.
 
 Outputs in --out: optuna.journal (the study; rerunning the same command resumes it and runs only
 the missing trials) and tune.json (every trial, the best one and its hyperparameters). The best
@@ -25,7 +25,7 @@ from __future__ import annotations
 import sys
 
 if __name__ == "__main__":
-    from agents.cli import install_startup_interrupt
+    from splitpoker.scripts.support.cli import install_startup_interrupt
 
     install_startup_interrupt()
 
@@ -52,7 +52,7 @@ def parse_args(argv=None):
 
 def main(argv=None) -> int:
     args = parse_args(argv)
-    from agents import cli
+    from splitpoker.scripts.support import cli
 
     cli.handle_interrupts()  # Ctrl-C raises KeyboardInterrupt, deferred while numba compiles
     say = lambda m: print(m, file=sys.stderr, flush=True)  # noqa: E731
@@ -64,7 +64,7 @@ def main(argv=None) -> int:
     if args.seed < 0:
         say(f"error: --seed {args.seed}: expected an integer >= 0")
         return 2
-    from agents.benchmark_config import BenchmarkConfig, ConfigError
+    from splitpoker.agents.benchmark.config import BenchmarkConfig, ConfigError
 
     every = args.eval_every or max(args.timesteps // 4, 1)
     try:
@@ -74,9 +74,8 @@ def main(argv=None) -> int:
     except ConfigError as e:
         say(f"error: {e}")
         return 2
+    from splitpoker.agents.benchmark.tuning import config_snippet, tune
     from tqdm import tqdm
-
-    from agents.tuning import config_snippet, tune
 
     out = Path(args.out or Path("runs") / "tune" / f"{cfg.name}-{args.env or cfg.envs[0].label}")
     command = "python scripts/tune.py " + " ".join(shlex.quote(a) for a in (argv if argv is not None else sys.argv[1:]))

@@ -1,7 +1,7 @@
 """A slow, deliberately naive reference evaluator for the hand-rank tables.
 
 Written from the ranking specification only (docs / rules seeds), *not* from
-``envs.rules.hand_eval``, so that ``tests/test_rank_tables.py`` is an independent check of the
+``splitpoker.envs.rules.ranking.hand_eval``, so that ``tests/test_rank_tables.py`` is an independent check of the
 production lookup tables. Pure Python: ``Counter``, explicit lists of straights, and the joker
 handled by literally substituting every card it may stand for and keeping the best result.
 

@@ -4,10 +4,15 @@ from itertools import combinations
 
 import numpy as np
 import pytest
-
-from envs.rules.asia import HIGH_POS, LOW_POS, MEDIUM_POS, N_ASIA_SETTINGS, AsiaPoker
-from envs.rules.categories import HandCategory
-from envs.rules.options import AsiaRules
+from splitpoker.envs.rules.games.asia import (
+    HIGH_POS,
+    LOW_POS,
+    MEDIUM_POS,
+    N_ASIA_SETTINGS,
+    AsiaPoker,
+)
+from splitpoker.envs.rules.games.options import AsiaRules
+from splitpoker.envs.rules.ranking.categories import HandCategory
 
 GAME = AsiaPoker()
 

@@ -13,11 +13,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 import yaml
-
-from agents.benchmark_config import BenchmarkConfig, ConfigError, apply_overrides
-from agents.benchmark_rl import grid, run_grid
-from agents.eval_set import load_evalset
-from envs.rules.cache import entry_paths, file_sha256
+from splitpoker.agents.benchmark.config import BenchmarkConfig, ConfigError, apply_overrides
+from splitpoker.agents.benchmark.harness import grid, run_grid
+from splitpoker.agents.exact.eval_set import load_evalset
+from splitpoker.envs.rules.cache import entry_paths, file_sha256
 
 ROOT = Path(__file__).resolve().parent.parent
 ASIA = "splitpoker/AsiaPokerSetting-v0"
@@ -96,7 +95,7 @@ def test_config_overrides_and_grid():
 def test_shipped_configs_validate(name):
     """The shipped grids validate in full; the real ones hold every algorithm of the issue (the
     setting scorer included, buildable: its layout is read from the env) and the reference rows."""
-    from agents.benchmark_run import RunSpec, build_model
+    from splitpoker.agents.benchmark.run import RunSpec, build_model
 
     cfg = BenchmarkConfig.from_yaml(ROOT / "configs" / "benchmark" / f"{name}.yaml")
     assert len(cfg.seeds) >= (3 if name != "smoke" else 2)
@@ -110,18 +109,18 @@ def test_shipped_configs_validate(name):
 
 
 def test_evalset_is_exact_and_a_corrupt_cache_is_rebuilt():
-    from agents.evaluation import regret_summary, run_policy
-    from agents.policies import HouseWayPolicy
-    from envs.rules.game import Game
-    from envs.solver.exact import ExactSolver
+    from splitpoker.agents.evaluation.evaluate import regret_summary, run_policy
+    from splitpoker.agents.policies.baselines import HouseWayPolicy
+    from splitpoker.envs.rules.games.game import Game
+    from splitpoker.envs.solver.exact import ExactSolver
 
     solver = ExactSolver(Game("asia", "asia-000"))  # one dealer-table load for the whole test
     es = load_evalset(ASIA, ASIA_KW, 4, 77, solver=solver)
     data_path, meta_path = entry_paths("rleval-asia-asia-000", _key(es))
     assert es.sha256 == file_sha256(data_path) == json.loads(meta_path.read_text())["sha256"]
     assert es.cards.shape == (4, 7) and es.ev.shape == (4, 105)
-    # regret by lookup == regret from solving each hand afresh (agents.evaluation.regret_summary)
-    from agents.eval_set import make_eval_env
+    # regret by lookup == regret from solving each hand afresh (splitpoker.agents.evaluation.evaluate.regret_summary)
+    from splitpoker.agents.exact.eval_set import make_eval_env
 
     env = make_eval_env(ASIA, ASIA_KW)
     hw = HouseWayPolicy.from_env(env)
@@ -146,8 +145,8 @@ def test_evalset_is_exact_and_a_corrupt_cache_is_rebuilt():
 
 
 def _key(es):
-    from agents.eval_set import evalset_key
-    from envs.rules.game import Game
+    from splitpoker.agents.exact.eval_set import evalset_key
+    from splitpoker.envs.rules.games.game import Game
 
     return evalset_key(es.env_id, Game("asia", "asia-000"), es.hands, es.seed)
 
@@ -227,7 +226,7 @@ def test_interrupted_grid_resumes_without_redoing_runs(tmp_path):
     assert "*house way* (reference)" in report and "*random legal action* (reference)" in report
     assert (out / "rl_benchmark_asia.png").stat().st_size > 10_000
     # each run directory holds a model that the evaluation script can load
-    from agents.training import load_model
+    from splitpoker.agents.training.run import load_model
 
     model, train_cfg = load_model(out / "runs" / "asia__MaskablePPO+MLP__1" / "model.zip")
     assert train_cfg.algo == "maskable_ppo" and train_cfg.seed == 1 and model.num_timesteps == 1024
@@ -252,7 +251,7 @@ def test_cli_help_and_bad_config_fail_before_training(tmp_path):
 
 
 def test_report_append_replaces_only_its_own_grid(tmp_path):
-    from agents.benchmark_report import write_report
+    from splitpoker.agents.benchmark.report import write_report
 
     def summary(name, regret):
         curve = [{"steps": 0, "mean_regret": 0.5, "ci95": 0.1, "diff_vs_house_way": -0.4, "diff_ci95": 0.1},
@@ -281,7 +280,7 @@ def test_report_append_replaces_only_its_own_grid(tmp_path):
 
 
 def test_a_failing_run_is_reported_and_the_others_finish(tmp_path, monkeypatch):
-    import agents.benchmark_rl as brl
+    import splitpoker.agents.benchmark.harness as brl
 
     real = brl.run_one
 
@@ -303,7 +302,7 @@ def test_warm_started_run_clones_first_and_is_reported_apart(tmp_path):
     """A ``warm_start`` algorithm behaviour-clones its teacher before RL: the clone's statistics
     are in the result, its time counts in the wall time, the step-0 score is the clone's (not the
     untrained network's), and the report labels the row apart from pure RL."""
-    from agents.benchmark_report import write_report
+    from splitpoker.agents.benchmark.report import write_report
 
     pure = tiny()["algorithms"][0]
     warm = {**pure, "name": "MaskablePPO+MLP+BC", "warm_start": {"teacher": "house-way", "hands": 60, "epochs": 5, "seed": 3}}

@@ -3,8 +3,7 @@ enumeration pinned to published and hand-derived counts."""
 
 import numpy as np
 import pytest
-
-from envs.rules.bonus import (
+from splitpoker.envs.rules.bonus.features import (
     BonusFlag,
     best_category,
     bonus_features,
@@ -12,9 +11,9 @@ from envs.rules.bonus import (
     feature_flags,
     paytable_report,
 )
-from envs.rules.cards import parse_cards
-from envs.rules.categories import HandCategory as H
-from envs.rules.paytables import ENVY, FORTUNE, SEED_000, PayTable, get_paytable
+from splitpoker.envs.rules.bonus.paytables import ENVY, FORTUNE, SEED_000, PayTable, get_paytable
+from splitpoker.envs.rules.cards import parse_cards
+from splitpoker.envs.rules.ranking.categories import HandCategory as H
 
 
 def line(table, cards):

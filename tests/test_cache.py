@@ -4,8 +4,7 @@ import json
 
 import numpy as np
 import pytest
-
-from envs.rules import cache
+from splitpoker.envs.rules import cache
 
 
 @pytest.fixture

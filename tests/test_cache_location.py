@@ -15,12 +15,11 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-
-from envs.rules import cache, numba_cache
+from splitpoker.envs.rules import cache, numba_cache
 
 ROOT = Path(__file__).resolve().parent.parent
 # compiles one small cached kernel of the package (a second or two) and prints [0 2 3]
-SMALL_KERNEL = ("import numpy as np\nfrom envs.rules.combinatorics import colex_unrank\n"
+SMALL_KERNEL = ("import numpy as np\nfrom splitpoker.envs.rules.ranking.combinatorics import colex_unrank\n"
                 "out = np.empty(3, np.int64)\ncolex_unrank(2, 3, out)\nprint(out)")
 
 
@@ -41,12 +40,12 @@ def run_python(code: str, cache_root: str, tmpdir: Path, timeout=300):
                           timeout=timeout)
 
 
-@pytest.mark.parametrize("module", ["envs", "envs.rules", "envs.rules.cache"])
+@pytest.mark.parametrize("module", ["splitpoker", "splitpoker.envs.rules", "splitpoker.envs.rules.cache"])
 def test_import_writes_nothing(tmp_path, module):
     cdir, tdir = tmp_path / "fresh-cache", tmp_path / "tmp"
     tdir.mkdir()
     before = source_snapshot()
-    out = run_python(f"import {module}, envs.rules as r; print(r.NUMBA_CACHE_DIR)", str(cdir), tdir)
+    out = run_python(f"import {module}, splitpoker.envs.rules as r; print(r.NUMBA_CACHE_DIR)", str(cdir), tdir)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == str(cdir / "numba" / numba_cache.source_digest(ROOT / "envs"))
     assert not cdir.exists(), snapshot(cdir)  # not even the directory
@@ -62,7 +61,7 @@ def test_import_does_not_prune_old_numba_dirs(tmp_path):
         o.mkdir(parents=True)
         (o / "k.nbi").write_text("x")
     before = snapshot(cdir)
-    out = run_python("import envs", str(cdir), tmp_path)
+    out = run_python("import splitpoker", str(cdir), tmp_path)
     assert out.returncode == 0, out.stderr
     assert snapshot(cdir) == before
 
@@ -92,7 +91,7 @@ def test_unusable_cache_path_falls_back_to_temp_never_the_source_tree(tmp_path, 
     tdir = tmp_path / "tmp"
     tdir.mkdir()
     before = source_snapshot()
-    code = SMALL_KERNEL + "\nimport envs.rules as r\nprint(r.NUMBA_CACHE_DIR)"
+    code = SMALL_KERNEL + "\nimport splitpoker.envs.rules as r\nprint(r.NUMBA_CACHE_DIR)"
     out = run_python(code, str(root), tdir)
     assert out.returncode == 0, out.stderr
     assert out.stdout.splitlines()[0] == "[0 2 3]"
@@ -110,7 +109,7 @@ def test_no_usable_directory_disables_disk_caching(tmp_path, monkeypatch):
     f.write_text("x")
     assert numba_cache.directory_problem(f / "a" / "b") == f"{f} exists and is not a directory"
     assert numba_cache.directory_problem(tmp_path / "new" / "dir") is None
-    code = ("import warnings, envs.rules.numba_cache as nc\n"
+    code = ("import warnings, splitpoker.envs.rules.numba_cache as nc\n"
             "from pathlib import Path\n"
             f"nc.fallback_root = lambda: Path({str(f / 'tmp')!r})\n"
             f"d = nc.configure(Path({str(f)!r}), Path('envs').resolve())\n"
@@ -171,7 +170,7 @@ def test_failed_save_in_readonly_dir_keeps_result(tmp_path, monkeypatch):
 
 def test_bonus_histogram_kept_when_cache_unwritable(tmp_path, monkeypatch):
     """The 35-second bonus enumeration is not lost to an unwritable cache (small stand-in build)."""
-    from envs.rules import bonus
+    from splitpoker.envs.rules.bonus import features as bonus
 
     f = tmp_path / "f"
     f.write_text("x")
@@ -207,7 +206,7 @@ def _cache_script():
 
 
 def test_cache_script_list_prune_clear(tmp_path, monkeypatch, capsys):
-    from envs.rules import NUMBA_CACHE_DIR, RULES_SOURCE_DIGEST
+    from splitpoker.envs.rules import NUMBA_CACHE_DIR, RULES_SOURCE_DIGEST
 
     monkeypatch.setenv(cache.ENV_VAR, str(tmp_path))
     script = _cache_script()

@@ -4,8 +4,7 @@ import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-
-from envs.rules.cards import (
+from splitpoker.envs.rules.cards import (
     JOKER,
     card_rank,
     card_suit,
@@ -112,7 +111,7 @@ def test_suit_symbols_parse(token, expected):
 
 
 def test_seed_style_symbol_hand():
-    from envs.rules.game import Game
+    from splitpoker.envs.rules.games.game import Game
 
     for game in ("asia", "paigow"):
         g = Game(game)
@@ -121,7 +120,7 @@ def test_seed_style_symbol_hand():
 
 @given(st.lists(st.integers(0, 52), unique=True, min_size=7, max_size=7))
 def test_game_hand_round_trips_symbol_text(cards):
-    from envs.rules.game import Game
+    from splitpoker.envs.rules.games.game import Game
 
     g = Game("asia")
     assert g.hand(format_cards(cards, symbols=True)).tolist() == g.hand(format_cards(cards)).tolist() == sorted(cards)

@@ -5,12 +5,11 @@ import math
 
 import numpy as np
 import pytest
-
-from envs.rules.cards import parse_cards
-from envs.rules.game import Game
-from envs.solver import classes as hc
-from envs.solver.dealer_table import build_dealer_table
-from envs.solver.exact import ExactSolver
+from splitpoker.envs.rules.cards import parse_cards
+from splitpoker.envs.rules.games.game import Game
+from splitpoker.envs.solver import classes as hc
+from splitpoker.envs.solver.dealer_table import build_dealer_table
+from splitpoker.envs.solver.exact import ExactSolver
 
 K = 28  # dealer pool for the EV checks: cards 0..27 (ranks 2..8, all four suits: closed under relabelling)
 PERMS = hc.suit_permutations()

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-import envs  # noqa: F401  (numba's cache is chosen at this first import, before the fixture's cache dir)
+import splitpoker  # noqa: F401  (numba's cache is chosen at this first import, before the fixture's cache dir)
 
 ROOT = Path(__file__).resolve().parent.parent
 C = "Qh Th 8h 3h Kd 5d Tc"
@@ -231,7 +231,7 @@ def parser_of(name, monkeypatch):
     raise AssertionError(f"{name}.main did not parse arguments")
 
 
-# the JSON-object flags of the session scripts (one argparse type, agents.cli.json_object); their
+# the JSON-object flags of the session scripts (one argparse type, splitpoker.scripts.support.cli.json_object); their
 # other flags are tested in tests/test_session_scripts.py
 JSON_FLAG_CASES = [
     ("evaluate_sessions", ["--env-kwargs", "{bad"], "argument --env-kwargs: '{bad' is not JSON"),
@@ -279,7 +279,7 @@ def test_json_is_strict_and_undefined_is_null(files, capsys):
 
 
 def test_cli_helpers():
-    from agents import cli
+    from splitpoker.scripts.support import cli
 
     assert cli.dumps({"a": math.nan, "b": [math.inf, 1.5], "c": 2}) == '{\n "a": null,\n "b": [\n  null,\n  1.5\n ],\n "c": 2\n}'
     import numpy as np
@@ -296,7 +296,7 @@ def test_env_of_models_reconciles_ids_and_keywords():
     trained on it; keywords: the earlier model's win, --env-kwargs over all."""
     from types import SimpleNamespace
 
-    from agents.cli import env_of_models
+    from splitpoker.scripts.support.cli import env_of_models
 
     a = SimpleNamespace(env_id="splitpoker/AsiaPokerSetting-v0", resolved_env_kwargs={"x": 1, "y": 1})
     b = SimpleNamespace(env_id="splitpoker/AsiaPokerSetting-v0", resolved_env_kwargs={"y": 2, "z": 2})

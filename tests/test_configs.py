@@ -6,10 +6,9 @@ from pathlib import Path
 
 import pytest
 import yaml
-
-from agents.training import TrainConfig
-from envs.config import AsiaPokerConfig, PaiGowPokerConfig
-from envs.rules.paytables import PayTable
+from splitpoker.agents.training.run import TrainConfig
+from splitpoker.envs.config import AsiaPokerConfig, PaiGowPokerConfig
+from splitpoker.envs.rules.bonus.paytables import PayTable
 
 ROOT = Path(__file__).resolve().parent.parent
 

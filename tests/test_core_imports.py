@@ -2,16 +2,16 @@
 
 The subprocess blocks the training stack at import time (as if it were not installed), imports
 every core module, and checks none of it was loaded. ``envs/__init__.py`` registers the Gymnasium
-environments only when gymnasium is importable, so ``import envs.rules`` works without it.
+environments only when gymnasium is importable, so ``import splitpoker.envs.rules`` works without it.
 """
 
 import subprocess
 import sys
 
 CORE_MODULES = [
-    "envs.rules.cards", "envs.rules.categories", "envs.rules.combinatorics", "envs.rules.hand_eval",
-    "envs.rules.options", "envs.rules.rank_tables", "envs.rules.asia", "envs.rules.paigow",
-    "envs.rules.bonus", "envs.rules.paytables", "envs.rules.house_way_common",
+    "splitpoker.envs.rules.cards", "splitpoker.envs.rules.ranking.categories", "splitpoker.envs.rules.ranking.combinatorics", "splitpoker.envs.rules.ranking.hand_eval",
+    "splitpoker.envs.rules.games.options", "splitpoker.envs.rules.ranking.rank_tables", "splitpoker.envs.rules.games.asia", "splitpoker.envs.rules.games.paigow",
+    "splitpoker.envs.rules.bonus.features", "splitpoker.envs.rules.bonus.paytables", "splitpoker.envs.rules.house_ways.common",
 ]
 # (yaml is not listed: numba itself imports it when installed, to read .numba_config.yaml)
 FORBIDDEN = ["gymnasium", "torch", "stable_baselines3", "sb3_contrib", "matplotlib", "pygame", "tqdm", "rich"]
@@ -24,10 +24,10 @@ class Block(importlib.abc.MetaPathFinder):
         if name.split('.')[0] in FORBIDDEN:
             raise ImportError(f'blocked {{name}}')
 sys.meta_path.insert(0, Block())
-import envs.rules
-import envs.solver
-mods = {CORE_MODULES!r} + [f'envs.rules.{{m.name}}' for m in pkgutil.iter_modules(envs.rules.__path__)]
-mods += [f'envs.solver.{{m.name}}' for m in pkgutil.iter_modules(envs.solver.__path__)]
+import splitpoker.envs.rules
+import splitpoker.envs.solver
+mods = {CORE_MODULES!r} + [f'splitpoker.envs.rules.{{m.name}}' for m in pkgutil.iter_modules(splitpoker.envs.rules.__path__)]
+mods += [f'splitpoker.envs.solver.{{m.name}}' for m in pkgutil.iter_modules(splitpoker.envs.solver.__path__)]
 for m in mods:
     importlib.import_module(m)
 loaded = [m for m in FORBIDDEN if m in sys.modules]

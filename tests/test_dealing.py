@@ -1,8 +1,7 @@
 """Counter-based dealing: deterministic per (seed, round), distinct cards, uniform."""
 
 import numpy as np
-
-from envs.rules.dealing import deal_from, deal_round, stream_state
+from splitpoker.envs.rules.play.dealing import deal_from, deal_round, stream_state
 
 
 def test_deterministic_and_distinct():

@@ -22,10 +22,10 @@ import tomllib
 
 ROOT = Path(__file__).resolve().parent.parent
 try:
-    from scripts import entry_points
+    from splitpoker.scripts import entry_points
 except ImportError:  # a venv installed before scripts/ became a package: the checkout's own
     sys.path.insert(0, str(ROOT))
-    from scripts import entry_points
+    from splitpoker.scripts import entry_points
 SCRIPT_FILES = sorted(p.stem for p in (ROOT / "scripts").glob("*.py") if p.stem not in ("__init__", "entry_points"))
 
 
@@ -37,7 +37,7 @@ def built_entry_points(tmp_path_factory) -> dict[str, str]:
     src.mkdir()
     shutil.copy(ROOT / "pyproject.toml", src)
     shutil.copy(ROOT / "README.md", src)
-    for pkg in ("envs", "agents", "scripts"):
+    for pkg in ("splitpoker", "envs", "agents", "scripts"):
         shutil.copytree(ROOT / pkg, src / pkg, ignore=shutil.ignore_patterns("__pycache__"))
     (tmp / "meta").mkdir()
     code = ("import sys; from setuptools import build_meta as b; "
@@ -57,15 +57,18 @@ def built_entry_points(tmp_path_factory) -> dict[str, str]:
 def test_every_script_is_declared_once():
     declared = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["scripts"]
     assert sorted(entry_points.SCRIPTS) == SCRIPT_FILES
-    assert declared == {entry_points.command(s): f"scripts.entry_points:{s}" for s in SCRIPT_FILES}
+    assert declared == {entry_points.command(s): f"splitpoker.scripts.entry_points:{s}" for s in SCRIPT_FILES}
     assert entry_points.command("solve_sample") == "splitpoker-solve-sample"
 
 
-def test_the_built_metadata_installs_the_commands_and_the_scripts_package(built_entry_points):
+def test_the_built_metadata_installs_the_commands_and_one_top_level_package(built_entry_points):
+    """The wheel installs the commands and a single import name, ``splitpoker``: no top-level
+    ``envs``, ``agents`` or ``scripts`` that a user's folders could shadow or another wheel's
+    ``scripts`` could collide with."""
     assert built_entry_points["console_scripts"] == {
-        entry_points.command(s): f"scripts.entry_points:{s}" for s in SCRIPT_FILES}
+        entry_points.command(s): f"splitpoker.scripts.entry_points:{s}" for s in SCRIPT_FILES}
     if built_entry_points["packages"] is not None:
-        assert {"envs", "agents", "scripts"} <= built_entry_points["packages"]
+        assert built_entry_points["packages"] == {"splitpoker"}
 
 
 @pytest.fixture
@@ -78,7 +81,7 @@ def keep_sigint():
 
 @pytest.mark.parametrize("script", SCRIPT_FILES)
 def test_each_command_runs_its_scripts_main(script, monkeypatch, capsys, keep_sigint):
-    ep = importlib.metadata.EntryPoint(entry_points.command(script), f"scripts.entry_points:{script}",
+    ep = importlib.metadata.EntryPoint(entry_points.command(script), f"splitpoker.scripts.entry_points:{script}",
                                        "console_scripts")
     monkeypatch.setattr(sys, "argv", [ep.name, "--help"])
     with pytest.raises(SystemExit) as e:
@@ -86,7 +89,7 @@ def test_each_command_runs_its_scripts_main(script, monkeypatch, capsys, keep_si
     assert e.value.code == 0
     out = capsys.readouterr().out
     assert out.startswith(f"usage: {ep.name} ")  # argparse names the command as typed
-    assert sys.modules[f"scripts.{script}"].__doc__.strip().splitlines()[0] in out
+    assert sys.modules[f"splitpoker.scripts.{script}"].__doc__.strip().splitlines()[0] in out
 
 
 def test_unknown_names_are_refused():
@@ -102,7 +105,7 @@ def test_the_wrapper_pip_writes_runs_a_command(tmp_path):
     wrapper = tmp_path / "splitpoker-simulate"
     wrapper.write_text(
         f"#!{sys.executable}\n# -*- coding: utf-8 -*-\nimport re\nimport sys\n"
-        "from scripts.entry_points import simulate\n"
+        "from splitpoker.scripts.entry_points import simulate\n"
         "if __name__ == '__main__':\n"
         "    sys.argv[0] = re.sub(r'(-script\\.pyw|\\.exe)?$', '', sys.argv[0])\n"
         "    sys.exit(simulate())\n")
@@ -110,3 +113,15 @@ def test_the_wrapper_pip_writes_runs_a_command(tmp_path):
                          env={**os.environ, "PYTHONPATH": str(ROOT)}, cwd=tmp_path)
     assert out.returncode == 0, out.stderr
     assert out.stdout.startswith("usage: splitpoker-simulate ") and "--rounds" in out.stdout
+
+
+def test_every_subpackage_is_listed_in_pyproject():
+    """``pyproject.toml`` maps the source folders onto ``splitpoker.*`` and lists every package
+    (setuptools cannot discover packages under a mapped prefix): a new subpackage left out of the
+    list would be missing from an installed wheel."""
+    listed = set(tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"])
+    found = {"splitpoker"}
+    for top in ("envs", "agents", "scripts"):
+        for init in (ROOT / top).rglob("__init__.py"):
+            found.add("splitpoker." + ".".join(init.parent.relative_to(ROOT).parts))
+    assert listed == found

@@ -5,9 +5,14 @@ import math
 import numba
 import numpy as np
 from numba import njit, prange
-
-from envs.rules.combinatorics import colex_index
-from envs.rules.enumeration import for_each_hand, hands_in, popcount, run_in_batches, top_two_tasks
+from splitpoker.envs.rules.enumeration import (
+    for_each_hand,
+    hands_in,
+    popcount,
+    run_in_batches,
+    top_two_tasks,
+)
+from splitpoker.envs.rules.ranking.combinatorics import colex_index
 
 
 @njit

@@ -9,15 +9,14 @@ from itertools import combinations
 import gymnasium as gym
 import numpy as np
 import pytest
+import splitpoker.envs as envs
+from splitpoker.envs.asia_poker import AsiaPokerEnv, AsiaPokerSettingEnv
+from splitpoker.envs.pai_gow_poker import PaiGowPokerEnv, PaiGowPokerSettingEnv
+from splitpoker.envs.rules.bonus.features import bonus_features
+from splitpoker.envs.rules.bonus.paytables import FORTUNE, SEED_000
 from stable_baselines3 import PPO
 from stable_baselines3.common.env_util import make_vec_env
 from stable_baselines3.common.vec_env import DummyVecEnv
-
-import envs
-from envs.asia_poker import AsiaPokerEnv, AsiaPokerSettingEnv
-from envs.pai_gow_poker import PaiGowPokerEnv, PaiGowPokerSettingEnv
-from envs.rules.bonus import bonus_features
-from envs.rules.paytables import FORTUNE, SEED_000
 
 ALL_IDS = list(envs.ENV_IDS)
 
@@ -74,7 +73,7 @@ def _asia_foul_seed(env):
 
 def test_asia_masked_foul_is_played_and_loses_the_whole_ante():
     # setting index of (low = position 6, medium = positions 0, 1): 15 * low + index of the pair
-    # among the pairs of the other six positions, lexicographic (envs/rules/asia.py)
+    # among the pairs of the other six positions, lexicographic (envs/rules/games/asia.py)
     setting = 15 * 6 + list(combinations(range(6), 2)).index((0, 1))
     env = AsiaPokerEnv()  # defaults: mask_fouls=True, invalid_action="penalize"
     seed = _asia_foul_seed(env)
@@ -167,12 +166,12 @@ def test_make_vec_env_dummy_without_kwargs(env_id):
 
 USER_SCRIPT = """
 import numpy as np
-import envs  # registers the splitpoker/* ids (also in SB3's worker processes, which re-import __main__)
+import splitpoker  # registers the splitpoker/* ids (also in SB3's worker processes, which re-import __main__)
 from stable_baselines3.common.env_util import make_vec_env
 from stable_baselines3.common.vec_env import SubprocVecEnv
 
 if __name__ == "__main__":
-    for env_id in ("splitpoker/AsiaPokerSetting-v0", "envs:splitpoker/PaiGowPoker-v0"):
+    for env_id in ("splitpoker/AsiaPokerSetting-v0", "splitpoker:splitpoker/PaiGowPoker-v0"):
         venv = make_vec_env(env_id, n_envs=4, vec_env_cls=SubprocVecEnv)
         venv.reset()
         for _ in range(10):
@@ -186,9 +185,9 @@ if __name__ == "__main__":
 
 @pytest.mark.slow  # fresh worker processes each import torch, SB3 and the package
 def test_make_vec_env_subproc(tmp_path):
-    """A user's script: ``import envs`` at the top, then ``make_vec_env(id, n_envs=4,
+    """A user's script: ``import splitpoker`` at the top, then ``make_vec_env(id, n_envs=4,
     vec_env_cls=SubprocVecEnv)`` with the plain id. SB3's forkserver/spawn workers re-import the
-    script's ``__main__``, hence ``envs``; the ``"envs:<id>"`` form works anywhere (notebooks too)."""
+    script's ``__main__``, hence ``splitpoker``; the ``"splitpoker:<id>"`` form works anywhere."""
     import subprocess
     import sys
     from pathlib import Path

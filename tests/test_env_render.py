@@ -3,12 +3,11 @@
 import gymnasium as gym
 import numpy as np
 import pytest
+import splitpoker.envs as envs
 from gymnasium.error import DependencyNotInstalled
 from gymnasium.wrappers import RecordVideo, RenderCollection
-
-import envs
-from envs.asia_poker import AsiaPokerEnv, AsiaPokerSettingEnv
-from envs.render import CARD_FACE, FELT, HEIGHT, WIDTH
+from splitpoker.envs.asia_poker import AsiaPokerEnv, AsiaPokerSettingEnv
+from splitpoker.envs.render import CARD_FACE, FELT, HEIGHT, WIDTH
 
 ALL_IDS = list(envs.ENV_IDS)
 FELT_RGB = tuple(int(FELT[i:i + 2], 16) for i in (1, 3, 5))
@@ -62,10 +61,10 @@ def test_foul_is_marked_in_red():
 
 
 def test_render_is_not_computed_unless_called(monkeypatch):
-    import envs.render
+    import splitpoker.envs.render
 
     calls = []
-    monkeypatch.setattr(envs.render, "draw_table", lambda view: calls.append(view) or np.zeros((1, 1, 3), np.uint8))
+    monkeypatch.setattr(splitpoker.envs.render, "draw_table", lambda view: calls.append(view) or np.zeros((1, 1, 3), np.uint8))
     env = AsiaPokerSettingEnv(render_mode="rgb_array")
     for seed in range(5):
         env.reset(seed=seed)

@@ -3,20 +3,19 @@
 import gymnasium as gym
 import numpy as np
 import pytest
+import splitpoker.envs as envs
 from gymnasium.utils.env_checker import check_env as gym_check_env
+from splitpoker.envs.asia_poker import AsiaPokerEnv, AsiaPokerSettingEnv
+from splitpoker.envs.config import AsiaPokerConfig, PaiGowPokerConfig
+from splitpoker.envs.observation import OBS_SIZE, cards_from_observation
+from splitpoker.envs.pai_gow_poker import PaiGowPokerEnv, PaiGowPokerSettingEnv
+from splitpoker.envs.rules.bonus.features import bonus_features
+from splitpoker.envs.rules.bonus.paytables import FORTUNE, SEED_000
+from splitpoker.envs.rules.games.asia import AsiaPoker
+from splitpoker.envs.rules.games.options import PaiGowRules
+from splitpoker.envs.rules.games.paigow import PaiGowPoker
+from splitpoker.envs.rules.house_ways.registry import house_way_setting
 from stable_baselines3.common.env_checker import check_env as sb3_check_env
-
-import envs
-from envs.asia_poker import AsiaPokerEnv, AsiaPokerSettingEnv
-from envs.config import AsiaPokerConfig, PaiGowPokerConfig
-from envs.observation import OBS_SIZE, cards_from_observation
-from envs.pai_gow_poker import PaiGowPokerEnv, PaiGowPokerSettingEnv
-from envs.rules.asia import AsiaPoker
-from envs.rules.bonus import bonus_features
-from envs.rules.house_way import house_way_setting
-from envs.rules.options import PaiGowRules
-from envs.rules.paigow import PaiGowPoker
-from envs.rules.paytables import FORTUNE, SEED_000
 
 ALL_IDS = list(envs.ENV_IDS)
 

@@ -8,11 +8,10 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-
-from envs.rules.game import Game
-from envs.rules.options import AsiaRules, PaiGowRules
-from envs.solver.dealer_table import build_dealer_table, dealer_table, table_key
-from envs.solver.exact import ExactSolver, solve_naive
+from splitpoker.envs.rules.games.game import Game
+from splitpoker.envs.rules.games.options import AsiaRules, PaiGowRules
+from splitpoker.envs.solver.dealer_table import build_dealer_table, dealer_table, table_key
+from splitpoker.envs.solver.exact import ExactSolver, solve_naive
 
 ROOT = Path(__file__).resolve().parent.parent
 K = 27  # small universe: cards 0..26 (2s to 8s) for the dealer, the player holds higher cards
@@ -73,7 +72,7 @@ def test_table_is_deterministic_and_keyed():
 
 
 def test_corrupt_cached_table_is_rebuilt(tmp_path, monkeypatch):
-    from envs.rules import cache
+    from splitpoker.envs.rules import cache
 
     monkeypatch.setenv(cache.ENV_VAR, str(tmp_path))
     g = Game("paigow", "paigow-igw")
@@ -129,9 +128,9 @@ def test_exact_agrees_with_monte_carlo(asia_full):
 @pytest.mark.slow
 def test_optimal_agent_matches_analyze_exact(asia_full):
     import gymnasium as gym
+    from splitpoker.agents.policies.baselines import OptimalPolicy
 
-    import envs  # noqa: F401
-    from agents.policies import OptimalPolicy
+    import splitpoker  # noqa: F401
 
     game, solver = asia_full
     env = gym.make("splitpoker/AsiaPokerSetting-v0")

@@ -1,11 +1,10 @@
-"""The hand calculator (envs.solver.hand_analysis, behind scripts/analyze.py), pinned to the two
+"""The hand calculator (splitpoker.envs.solver.hand_analysis, behind scripts/analyze.py), pinned to the two
 worked examples of the Borgata house way in seed 002."""
 
 import numpy as np
 import pytest
-
-from envs.rules.game import Game
-from envs.solver.hand_analysis import analyze_hand
+from splitpoker.envs.rules.games.game import Game
+from splitpoker.envs.solver.hand_analysis import analyze_hand
 
 
 @pytest.mark.parametrize("cards,house_way", [

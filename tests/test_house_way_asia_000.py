@@ -1,4 +1,4 @@
-"""The seed-000 Asia Poker house way (``envs/rules/house_way_asia_000.py``).
+"""The seed-000 Asia Poker house way (``envs/rules/house_ways/asia_000.py``).
 
 * One test per rule and per exception/branch: a concrete hand, the exact three hands, the rule id.
 * Decision tests (docs/house_ways.md (asia-000), D1..D20) where a reading changes the setting.
@@ -19,8 +19,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from numba import njit, prange
-
-from envs.rules.asia import (
+from splitpoker.envs.rules.cards import JOKER, format_cards, parse_cards
+from splitpoker.envs.rules.games.asia import (
     HIGH_POS,
     LOW_POS,
     MEDIUM_POS,
@@ -28,11 +28,8 @@ from envs.rules.asia import (
     asia_is_fouled,
     asia_setting_ranks,
 )
-from envs.rules.cards import JOKER, format_cards, parse_cards
-from envs.rules.categories import HandCategory
-from envs.rules.combinatorics import colex_unrank
-from envs.rules.house_way import ASIA_000_ID
-from envs.rules.house_way_asia_000 import (
+from splitpoker.envs.rules.games.options import AsiaRules
+from splitpoker.envs.rules.house_ways.asia_000 import (
     ASIA_000_RULES,
     N_RULES,
     Asia000Rule,
@@ -41,10 +38,12 @@ from envs.rules.house_way_asia_000 import (
     house_way_asia_000,
     house_way_asia_000_with_rule,
 )
-from envs.rules.house_way_batch import house_way_batch, house_way_batch_with_rule
-from envs.rules.house_way_straights import is_straight_or_flush
-from envs.rules.options import AsiaRules
-from envs.rules.rank_tables import asia_high_table
+from splitpoker.envs.rules.house_ways.batch import house_way_batch, house_way_batch_with_rule
+from splitpoker.envs.rules.house_ways.registry import ASIA_000_ID
+from splitpoker.envs.rules.house_ways.straights import is_straight_or_flush
+from splitpoker.envs.rules.ranking.categories import HandCategory
+from splitpoker.envs.rules.ranking.combinatorics import colex_unrank
+from splitpoker.envs.rules.ranking.rank_tables import asia_high_table
 
 R = Asia000Rule
 GAME = AsiaPoker()

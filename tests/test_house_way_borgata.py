@@ -15,21 +15,20 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from numba import njit, prange
-
-from envs.rules.asia import AsiaPoker, asia_is_fouled, asia_setting_ranks
-from envs.rules.cards import parse_cards
-from envs.rules.categories import HandCategory
-from envs.rules.house_way import ASIA_BORGATA_ID
-from envs.rules.house_way_batch import house_way_batch, house_way_batch_with_rule
-from envs.rules.house_way_borgata import (
+from splitpoker.envs.rules.cards import parse_cards
+from splitpoker.envs.rules.games.asia import AsiaPoker, asia_is_fouled, asia_setting_ranks
+from splitpoker.envs.rules.games.options import AsiaRules
+from splitpoker.envs.rules.house_ways.asia_borgata import (
     BORGATA_RULES,
     BorgataRule,
     house_way_borgata,
     house_way_borgata_with_rule,
 )
-from envs.rules.house_way_straights import SF_FLUSH, SF_STRAIGHT, SF_TABLE
-from envs.rules.options import AsiaRules
-from envs.rules.rank_tables import asia_high_table
+from splitpoker.envs.rules.house_ways.batch import house_way_batch, house_way_batch_with_rule
+from splitpoker.envs.rules.house_ways.registry import ASIA_BORGATA_ID
+from splitpoker.envs.rules.house_ways.straights import SF_FLUSH, SF_STRAIGHT, SF_TABLE
+from splitpoker.envs.rules.ranking.categories import HandCategory
+from splitpoker.envs.rules.ranking.rank_tables import asia_high_table
 
 GAME = AsiaPoker()
 R = BorgataRule

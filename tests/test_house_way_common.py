@@ -1,4 +1,4 @@
-"""What the three house-way styles share (envs/rules/house_way_common.py, house_way_rule_ids.py,
+"""What the three house-way styles share (envs/rules/house_ways/common.py, house_way_rule_ids.py,
 house_way_straights.py): rule ids, the grouping of cards, the straight/flush pre-check, the
 two-card value. Pinned to hand-worked examples and to brute force over the rank tables."""
 
@@ -8,13 +8,8 @@ from itertools import combinations
 
 import numpy as np
 import pytest
-
-from envs.rules.cards import JOKER, Rank, parse_cards
-from envs.rules.categories import HandCategory
-from envs.rules.combinatorics import colex4, colex5
-from envs.rules.hand_eval import two_card_value, two_rank_value
-from envs.rules.house_way import HouseWayStyle
-from envs.rules.house_way_common import (
+from splitpoker.envs.rules.cards import JOKER, Rank, parse_cards
+from splitpoker.envs.rules.house_ways.common import (
     ACE,
     JACK,
     SCRATCH_SIZE,
@@ -23,7 +18,8 @@ from envs.rules.house_way_common import (
     group_hand,
     may_make_straight_or_flush,
 )
-from envs.rules.house_way_rule_ids import (
+from splitpoker.envs.rules.house_ways.registry import HouseWayStyle
+from splitpoker.envs.rules.house_ways.rule_ids import (
     ASIA_000_RULE_TABLE,
     BORGATA_RULE_TABLE,
     IGW_RULE_TABLE,
@@ -32,8 +28,11 @@ from envs.rules.house_way_rule_ids import (
     IgwRule,
     rule_ids,
 )
-from envs.rules.house_way_straights import SF_TABLE
-from envs.rules.rank_tables import paigow_back_table
+from splitpoker.envs.rules.house_ways.straights import SF_TABLE
+from splitpoker.envs.rules.ranking.categories import HandCategory
+from splitpoker.envs.rules.ranking.combinatorics import colex4, colex5
+from splitpoker.envs.rules.ranking.hand_eval import two_card_value, two_rank_value
+from splitpoker.envs.rules.ranking.rank_tables import paigow_back_table
 
 
 def test_rank_names_come_from_the_one_rank():

@@ -15,12 +15,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from numba import njit
-
-from envs.rules import house_way_igw as hw
-from envs.rules.cards import parse_cards
-from envs.rules.house_way import PAIGOW_IGW_ID
-from envs.rules.house_way_batch import house_way_batch, house_way_batch_with_rule
-from envs.rules.house_way_igw import (
+from splitpoker.envs.rules.cards import parse_cards
+from splitpoker.envs.rules.games.options import PaiGowRules
+from splitpoker.envs.rules.games.paigow import PaiGowPoker, paigow_is_fouled, paigow_setting_ranks
+from splitpoker.envs.rules.house_ways import paigow_igw as hw
+from splitpoker.envs.rules.house_ways.batch import house_way_batch, house_way_batch_with_rule
+from splitpoker.envs.rules.house_ways.paigow_igw import (
     CLASS_CATEGORY,
     IGW_RULES,
     N_IGW_RULES,
@@ -28,9 +28,8 @@ from envs.rules.house_way_igw import (
     house_way_igw,
     house_way_igw_with_rule,
 )
-from envs.rules.options import PaiGowRules
-from envs.rules.paigow import PaiGowPoker, paigow_is_fouled, paigow_setting_ranks
-from envs.rules.rank_tables import paigow_back_table
+from splitpoker.envs.rules.house_ways.registry import PAIGOW_IGW_ID
+from splitpoker.envs.rules.ranking.rank_tables import paigow_back_table
 
 GAME = PaiGowPoker()
 

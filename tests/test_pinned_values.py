@@ -13,11 +13,10 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
-
-from envs.rules.cards import format_cards, hand_array
-from envs.rules.game import Game
-from envs.solver.dealer_table import build_dealer_table
-from envs.solver.exact import ExactSolver
+from splitpoker.envs.rules.cards import format_cards, hand_array
+from splitpoker.envs.rules.games.game import Game
+from splitpoker.envs.solver.dealer_table import build_dealer_table
+from splitpoker.envs.solver.exact import ExactSolver
 
 DEALER = "2s 3h 4d 6c 7s 8h 8d"  # one pair (eights); no straight of 4 or 5 cards, no flush
 UNIVERSE = 27

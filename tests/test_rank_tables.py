@@ -25,11 +25,10 @@ from math import comb
 import numpy as np
 import pytest
 from reference_eval import ref_asia_key, ref_paigow_key
-
-from envs.rules.cards import JOKER, format_cards, parse_cards
-from envs.rules.categories import HandCategory
-from envs.rules.options import AsiaRules, PaiGowRules
-from envs.rules.rank_tables import asia_high_table, paigow_back_table
+from splitpoker.envs.rules.cards import JOKER, format_cards, parse_cards
+from splitpoker.envs.rules.games.options import AsiaRules, PaiGowRules
+from splitpoker.envs.rules.ranking.categories import HandCategory
+from splitpoker.envs.rules.ranking.rank_tables import asia_high_table, paigow_back_table
 
 # ----------------------------------------------------------------------------------------------
 # option sets

@@ -1,5 +1,5 @@
-"""One owner for a round: :class:`envs.rules.game.Game` holds tables, house way, rules and the
-bonus pay table; :class:`envs.rules.round.Round` deals and settles the whole payoff; the envs
+"""One owner for a round: :class:`splitpoker.envs.rules.games.game.Game` holds tables, house way, rules and the
+bonus pay table; :class:`splitpoker.envs.rules.play.round.Round` deals and settles the whole payoff; the envs
 route to it and the policies read the env's own ``Game``."""
 
 from __future__ import annotations
@@ -7,16 +7,16 @@ from __future__ import annotations
 import gymnasium as gym
 import numpy as np
 import pytest
+from splitpoker.agents.policies.baselines import HouseWayPolicy, OptimalPolicy, Policy
+from splitpoker.envs.config import AsiaPokerConfig, PaiGowPokerConfig
+from splitpoker.envs.rules.bonus.paytables import FORTUNE, SEED_000, PayTable
+from splitpoker.envs.rules.cards import JOKER, parse_cards
+from splitpoker.envs.rules.games.game import Game
+from splitpoker.envs.rules.games.options import AsiaRules, PaiGowRules
+from splitpoker.envs.rules.play.round import Round
+from splitpoker.envs.rules.ranking.rank_tables import paigow_back_table
 
-import envs  # noqa: F401
-from agents.policies import HouseWayPolicy, OptimalPolicy, Policy
-from envs.config import AsiaPokerConfig, PaiGowPokerConfig
-from envs.rules.cards import JOKER, parse_cards
-from envs.rules.game import Game
-from envs.rules.options import AsiaRules, PaiGowRules
-from envs.rules.paytables import FORTUNE, SEED_000, PayTable
-from envs.rules.rank_tables import paigow_back_table
-from envs.rules.round import Round
+import splitpoker  # noqa: F401
 
 # A house table: a straight pays 3 to 1, a flush 6 to 1, one hand's win is capped at $12.
 HOUSE_TABLE = {"name": "house-straight-flush", "game": "paigow", "max_payout": 12, "lines": [

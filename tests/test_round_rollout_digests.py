@@ -1,4 +1,4 @@
-"""Rollouts pinned to digests recorded before the round moved into ``envs.rules.round``.
+"""Rollouts pinned to digests recorded before the round moved into ``splitpoker.envs.rules.play.round``.
 
 For each registered one-seat, table and session id (and a few non-default one-seat configs that
 reach the other settlement paths: several dealer hands, observed settings, setting features, the
@@ -17,7 +17,7 @@ import gymnasium as gym
 import numpy as np
 import pytest
 
-import envs  # noqa: F401  (registers the ids)
+import splitpoker  # noqa: F401  (registers the ids)
 
 N_STEPS = 2_000
 

@@ -1,10 +1,9 @@
-"""The allocation-free round kernels (envs.rules.rounds_batch) compute exactly what the reference
-kernels of envs.rules.rounds compute: same cards, setting values, fouls, house ways, results."""
+"""The allocation-free round kernels (splitpoker.envs.rules.play.rounds_batch) compute exactly what the reference
+kernels of splitpoker.envs.rules.play.rounds compute: same cards, setting values, fouls, house ways, results."""
 
 import numpy as np
 import pytest
-
-from envs.rules.asia import (
+from splitpoker.envs.rules.games.asia import (
     HIGH_POS,
     LOW_POS,
     MEDIUM_POS,
@@ -13,20 +12,34 @@ from envs.rules.asia import (
     asia_main_result,
     asia_setting_ranks,
 )
-from envs.rules.dealing import deal_from, deal_round, remaining_cards, sort7, stream_state
-from envs.rules.house_way import ASIA_000_ID, ASIA_BORGATA_ID, PAIGOW_IGW_ID, house_way
-from envs.rules.options import AsiaRules, PaiGowRules
-from envs.rules.paigow import paigow_hands_won, paigow_main_result, paigow_setting_ranks
-from envs.rules.rank_tables import asia_high_table, paigow_back_table
-from envs.rules.rounds import (
-    asia_round_start,
-    asia_settle,
+from splitpoker.envs.rules.games.options import AsiaRules, PaiGowRules
+from splitpoker.envs.rules.games.paigow import (
+    paigow_hands_won,
+    paigow_main_result,
+    paigow_setting_ranks,
+)
+from splitpoker.envs.rules.house_ways.registry import (
+    ASIA_000_ID,
+    ASIA_BORGATA_ID,
+    PAIGOW_IGW_ID,
+    house_way,
+)
+from splitpoker.envs.rules.play.dealing import (
+    deal_from,
     deal_player_and_dealers,
     deal_player_and_dealers_into,
+    deal_round,
+    remaining_cards,
+    sort7,
+    stream_state,
+)
+from splitpoker.envs.rules.play.rounds import (
+    asia_round_start,
+    asia_settle,
     paigow_round_start,
     paigow_settle,
 )
-from envs.rules.rounds_batch import (
+from splitpoker.envs.rules.play.rounds_batch import (
     FOUR_SUBSETS,
     HIGH_OF_SETTING,
     MEDIUM_OF_SETTING,
@@ -39,6 +52,7 @@ from envs.rules.rounds_batch import (
     paigow_round_start_into,
     paigow_settle_into,
 )
+from splitpoker.envs.rules.ranking.rank_tables import asia_high_table, paigow_back_table
 
 N_ROUNDS = 400
 

@@ -1,15 +1,14 @@
-"""The SB3 VecEnv adapter of the native vector envs (agents/sb3_vec.py): the same steps as SB3's
+"""The SB3 VecEnv adapter of the native vector envs (agents/training/sb3_vec.py): the same steps as SB3's
 DummyVecEnv of single envs, every algorithm trains on it, ``vec_env: native`` in training."""
 
 import numpy as np
 import pytest
+import splitpoker.envs as envs
 from sb3_contrib.common.maskable.utils import get_action_masks, is_masking_supported
+from splitpoker.agents.training.run import EnvFactory, TrainConfig, make_vec_env, train
+from splitpoker.agents.training.sb3_vec import NativeVecEnv, make_native_vec_env
 from stable_baselines3.common.env_util import make_vec_env as sb3_make_vec_env
 from stable_baselines3.common.vec_env import DummyVecEnv
-
-import envs
-from agents.sb3_vec import NativeVecEnv, make_native_vec_env
-from agents.training import EnvFactory, TrainConfig, make_vec_env, train
 
 OUTCOME_KEYS = ("setting", "fouled", "hands_won", "main_result", "main_chips", "bonus_chips", "bonus_line",
                 "net_chips", "agrees_with_house_way", "main_wager", "bonus_wager", "house_way_action",
@@ -95,12 +94,16 @@ def test_training_config_native(tmp_path):
 def test_vector_benchmark_tiny(monkeypatch):
     from types import SimpleNamespace
 
-    import agents.vector_benchmark as vb
-    from agents.vector_benchmark import parse_sizes, run_vector_benchmark, training_rates
+    import splitpoker.scripts.support.speed_vector as vb
+    from splitpoker.scripts.support.speed_vector import (
+        parse_sizes,
+        run_vector_benchmark,
+        training_rates,
+    )
 
     monkeypatch.setattr(vb, "SUBPROC_MAX_ENVS", 0)  # spawning SubprocVecEnv workers takes ~20 s here
-    monkeypatch.setattr("envs.vector.usable_cpus", lambda: 2)  # the 2-thread contender exists on any machine
-    monkeypatch.setattr("envs.vector.MIN_ENVS_PER_THREAD", 1)
+    monkeypatch.setattr("splitpoker.envs.vector.env.usable_cpus", lambda: 2)  # the 2-thread contender exists on any machine
+    monkeypatch.setattr("splitpoker.envs.vector.env.MIN_ENVS_PER_THREAD", 1)
     args = SimpleNamespace(vector_envs="1,2", seconds=0.02, repeats=1, train_steps=0)
     rep = run_vector_benchmark(args)
     med = rep["steps_per_second"]

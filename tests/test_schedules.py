@@ -11,10 +11,9 @@ from pathlib import Path
 
 import pytest
 import yaml
-
-from agents.benchmark_config import BenchmarkConfig, ConfigError
-from agents.schedules import LinearSchedule, parse_schedule, resolve_schedules
-from agents.training import TrainConfig, train
+from splitpoker.agents.benchmark.config import BenchmarkConfig, ConfigError
+from splitpoker.agents.training.run import TrainConfig, train
+from splitpoker.agents.training.schedules import LinearSchedule, parse_schedule, resolve_schedules
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -82,7 +81,7 @@ def test_trained_with_schedules_saves_and_loads_in_a_fresh_process(tmp_path):
     assert saved["algo_kwargs"]["learning_rate"] == "lin_1e-3_1e-4"
     code = (
         "import json\n"
-        "from agents.training import load_model\n"
+        "from splitpoker.agents.training.run import load_model\n"
         f"model, cfg = load_model({str(run_dir / 'model.zip')!r})\n"
         "print(json.dumps({'type': type(model.learning_rate).__name__, 'lr': [model.lr_schedule(p) for p in (1, 0.5, 0)],\n"
         "                  'clip': [model.clip_range(p) for p in (1, 0.5, 0)], 'steps': model.num_timesteps,\n"
@@ -100,7 +99,7 @@ def test_trained_with_schedules_saves_and_loads_in_a_fresh_process(tmp_path):
 def test_benchmark_builds_the_schedule_into_the_model():
     """configs/benchmark/scorer_pure.yaml: the string stays in the spec (and so in run.json), the
     model the harness builds gets the schedule."""
-    from agents.benchmark_run import RunSpec, build_model
+    from splitpoker.agents.benchmark.run import RunSpec, build_model
 
     cfg = BenchmarkConfig.from_yaml(ROOT / "configs" / "benchmark" / "scorer_pure.yaml")
     assert len(cfg.seeds) >= 3 and {"table", "house-way", "mc-best", "random"} <= set(cfg.references)
@@ -118,10 +117,9 @@ def test_benchmark_builds_the_schedule_into_the_model():
 def test_a_sweep_samples_the_start_of_a_fixed_schedule():
     """scripts/tune.py: a grid's lin_ learning rate keeps its shape, the trial's value is its start."""
     import optuna
-
-    from agents.benchmark_config import AlgoSpec
-    from agents.schedules import with_start
-    from agents.tuning import sample_algo
+    from splitpoker.agents.benchmark.config import AlgoSpec
+    from splitpoker.agents.benchmark.tuning import sample_algo
+    from splitpoker.agents.training.schedules import with_start
 
     assert with_start("lin_2e-3_2e-4", 1e-3) == "lin_0.001_0.0001" and with_start("lin_2e-3", 5e-4) == "lin_0.0005"
     study = optuna.create_study(sampler=optuna.samplers.RandomSampler(seed=0))

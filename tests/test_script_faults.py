@@ -21,9 +21,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-
-import envs.rules as rules
-from envs.rules import cache
+import splitpoker.envs.rules as rules
+from splitpoker.envs.rules import cache
 
 ROOT = Path(__file__).resolve().parent.parent
 MAX_LATENCY = 5.0  # seconds from SIGINT to exit, generous for a loaded CI machine
@@ -42,7 +41,7 @@ def _count_interruptions():
 def warm_kernels():
     """Compile (into the numba cache) the kernels of the scripts interrupted at random moments.
     A Ctrl-C that lands inside numba's compiler is honoured when that compile ends (a compile
-    cannot be cut short safely: agents/cli.py), so the one-second bound is about the work loops."""
+    cannot be cut short safely: scripts/support/cli.py), so the one-second bound is about the work loops."""
     for script, args in (("simulate.py", ["--game", "paigow", "--rounds", "10000"]),
                          ("check_house_way.py", ["--style", "asia-borgata", "--max-tasks", "1"])):
         p = start(script, args)

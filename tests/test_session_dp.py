@@ -6,9 +6,8 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
-
-from agents import session_dp as sd
-from agents.round_distribution import RoundDistribution
+from splitpoker.agents.sessions import dp as sd
+from splitpoker.agents.sessions.round_distribution import RoundDistribution
 
 
 def toy(p_win, p_push=0.0, win=1.0, bonus_odds=(), bonus_prob=None, cap=None):
@@ -102,7 +101,7 @@ def test_no_limit_is_the_limit_of_long_horizons():
 
 
 def test_grid_of_default_tables():
-    from envs.config import AsiaPokerConfig, PaiGowPokerConfig
+    from splitpoker.envs.config import AsiaPokerConfig, PaiGowPokerConfig
 
     asia = toy(0.47, 0.0, bonus_odds=(5000, 800, 200, 50, 40, 25, 5, 4, 3, 2, 10), bonus_prob=[0.5] + [0.5 / 11] * 11,
                cap=50_000.0)
@@ -138,8 +137,8 @@ def test_bad_hands_and_too_many_states():
 
 
 def test_optimal_distribution_is_house_way_plus_paired_gain():
-    from agents.round_distribution import optimal_distribution
-    from envs.rules.game import Game
+    from splitpoker.agents.sessions.round_distribution import optimal_distribution
+    from splitpoker.envs.rules.games.game import Game
 
     game = Game("paigow")
     hw = RoundDistribution("paigow", "paigow-igw", "house-way", (0.95, 0.0, -1.0), (4.0,), None,

@@ -85,11 +85,16 @@ def test_dp_inside_simulated_ci(game, bankroll, target):
     99.9% Wilson interval of 20,000 sessions played in the env by the DP's own policy (real deals).
     The docs' figures use 100,000 sessions and 95% intervals (scripts/evaluate_sessions.py)."""
     import gymnasium as gym
+    from splitpoker.agents.sessions.evaluation import (
+        DPPolicy,
+        dp_baselines,
+        run_sessions,
+        session_seeds,
+    )
+    from splitpoker.agents.sessions.round_distribution import house_way_distribution
+    from splitpoker.envs.rules.games.game import Game
 
-    import envs  # noqa: F401
-    from agents.round_distribution import house_way_distribution
-    from agents.session_eval import DPPolicy, dp_baselines, run_sessions, session_seeds
-    from envs.rules.game import Game
+    import splitpoker  # noqa: F401
 
     env = gym.make(f"splitpoker/{game}Session-v0", bankroll=bankroll, target=target)
     cfg = env.unwrapped.config

@@ -11,13 +11,13 @@ import gymnasium as gym
 import numpy as np
 import pytest
 import torch as th
+from splitpoker.agents.policies.setting_scorer import SettingScorerNet, layout_kwargs
+from splitpoker.agents.training.run import TrainConfig, load_model, train
+from splitpoker.envs.rules.games.game import Game
+from splitpoker.envs.rules.ranking.categories import HandCategory
+from splitpoker.envs.setting_features import FEATURES
 
-import envs  # noqa: F401
-from agents.setting_scorer import SettingScorerNet, layout_kwargs
-from agents.training import TrainConfig, load_model, train
-from envs.rules.categories import HandCategory
-from envs.rules.game import Game
-from envs.setting_features import FEATURES
+import splitpoker  # noqa: F401
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -114,8 +114,7 @@ def test_config_errors_name_the_problem():
     with pytest.raises(ValueError, match="setting_features: true"):
         TrainConfig(policy="SettingScorerPolicy")
     from gymnasium import spaces
-
-    from agents.setting_scorer import SettingScorerPolicy
+    from splitpoker.agents.policies.setting_scorer import SettingScorerPolicy
 
     with pytest.raises(ValueError, match="takes no net_arch"):
         SettingScorerPolicy(spaces.Box(0, 1, (202 + 21 * 18,)), spaces.Discrete(21), lambda _: 1e-3, n_settings=21,
@@ -150,7 +149,7 @@ def test_train_save_and_load_in_a_fresh_process(tmp_path, algo, env_id):
     np.save(tmp_path / "mask.npy", info["action_mask"])
     code = (
         "import json, sys, numpy as np, torch as th\n"
-        "from agents.training import load_model\n"
+        "from splitpoker.agents.training.run import load_model\n"
         f"model, cfg = load_model({str(run_dir / 'model.zip')!r})\n"
         f"obs = np.load({str(tmp_path / 'obs.npy')!r}); mask = np.load({str(tmp_path / 'mask.npy')!r})\n"
         f"kw = {{'action_masks': mask}} if {algo == 'maskable_ppo'} else {{}}\n"
@@ -170,8 +169,7 @@ def test_warm_start_clones_the_teacher_then_trains(tmp_path):
     """Behaviour cloning from the house way (a cheap teacher) on a Parquet dataset lifts the
     agreement with the teacher far above an untrained policy's, then PPO fine-tunes."""
     import pyarrow.parquet as pq
-
-    from agents.warm_start import read_teacher_dataset
+    from splitpoker.agents.training.warm_start import read_teacher_dataset
 
     cfg = tiny(tmp_path, "maskable_ppo", "splitpoker/PaiGowPokerSetting-v0")
     cfg.warm_start = {"teacher": "house-way", "hands": 600, "epochs": 8, "batch_size": 64}

@@ -13,10 +13,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-
-from agents import exact_strategy as es
-from agents.policies import OptimalPolicy
-from agents.solved_store import (
+from splitpoker.agents.exact import strategy as es
+from splitpoker.agents.exact.solved_store import (
     MANIFEST,
     SolvedStore,
     StoreError,
@@ -26,10 +24,11 @@ from agents.solved_store import (
     store_key,
     write_shard_atomic,
 )
-from envs.rules.game import Game
-from envs.rules.options import PaiGowRules
-from envs.solver import classes as hc
-from envs.solver.exact import ExactSolver
+from splitpoker.agents.policies.baselines import OptimalPolicy
+from splitpoker.envs.rules.games.game import Game
+from splitpoker.envs.rules.games.options import PaiGowRules
+from splitpoker.envs.solver import classes as hc
+from splitpoker.envs.solver.exact import ExactSolver
 
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPT = str(ROOT / "scripts" / "solve_all.py")
@@ -102,7 +101,7 @@ def test_one_or_two_workers_write_identical_shards_and_a_restart_skips_them(tmp_
     # the rows agree with direct solves of the canonical hands
     cols = es.read_results(tmp_path / "a", game, plan, K)
     hands = hc.class_hands(cols["class"])
-    from envs.solver.dealer_table import build_dealer_table
+    from splitpoker.envs.solver.dealer_table import build_dealer_table
 
     solver = ExactSolver(game, table=build_dealer_table(game, universe=K))
     for i in range(2):
@@ -134,7 +133,7 @@ def full_store(tmp_path_factory):
     game = Game("paigow", "paigow-igw")
     out = tmp_path_factory.mktemp("store")
     hands = ["Ah Kh Qh Jh 9s 9c JK", "2c 3c 4d 5d 6h 7h 8s", "As Ad Kc Kd 5h 5s 2c"]
-    classes = np.sort(hc.classify(np.array([np.sort(__import__("envs.rules.cards", fromlist=["x"]).parse_cards(h))
+    classes = np.sort(hc.classify(np.array([np.sort(__import__("splitpoker.envs.rules.cards", fromlist=["x"]).parse_cards(h))
                                             for h in hands])))
     plan = {"sample": 3, "seed": 0, "shard_size": 3, "n_classes": 3, "n_shards": 2, "classes_sha256": "test"}
     es.prepare_store(out, game, plan, 53)
@@ -275,8 +274,8 @@ def test_killing_a_worker_then_the_driver_loses_only_shards_in_flight(tmp_path):
 
 
 def test_stores_serve_the_evaluation_set_and_the_benchmark_config(full_store, tmp_path):
-    from agents.benchmark_config import BenchmarkConfig, ConfigError
-    from agents.solved_store import solver_for
+    from splitpoker.agents.benchmark.config import BenchmarkConfig, ConfigError
+    from splitpoker.agents.exact.solved_store import solver_for
 
     game, out, canon = full_store
     s = solver_for(game, [str(out)])

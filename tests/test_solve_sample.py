@@ -1,4 +1,4 @@
-"""scripts/solve_sample.py on tiny budgets, and its library (envs.solver.sample, agents.solve_sample).
+"""scripts/solve_sample.py on tiny budgets, and its library (splitpoker.envs.solver.sample, splitpoker.agents.exact.sample_file).
 
 No 617 MB dealer table is needed: ``--max-pool-card 20`` makes the script build a small in-memory
 table (cards < 20, 77,520 hands) and draw the dealer's hands from the unseen cards below 20 only.
@@ -16,11 +16,10 @@ import numpy as np
 import pyarrow.csv as pcsv
 import pyarrow.parquet as pq
 import pytest
-
-from envs.rules.cards import hand_array
-from envs.rules.game import Game
-from envs.rules.house_way_batch import random_hands
-from envs.solver import sample
+from splitpoker.envs.rules.cards import hand_array
+from splitpoker.envs.rules.games.game import Game
+from splitpoker.envs.rules.house_ways.batch import random_hands
+from splitpoker.envs.solver import sample
 
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPT = ROOT / "scripts" / "solve_sample.py"

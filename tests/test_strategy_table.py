@@ -7,14 +7,19 @@ import math
 import gymnasium as gym
 import numpy as np
 import pytest
+from splitpoker.agents.policies.baselines import BASELINES, StrategyTablePolicy, make_baseline
+from splitpoker.agents.policies.strategy_table import (
+    StrategyTable,
+    best_setting,
+    build_histogram,
+    strategy_key,
+)
+from splitpoker.envs.rules.games.game import Game
+from splitpoker.envs.rules.games.options import PaiGowRules
+from splitpoker.envs.solver.dealer_table import build_dealer_table
+from splitpoker.envs.solver.exact import ExactSolver, solve_naive
 
-import envs  # noqa: F401
-from agents.policies import BASELINES, StrategyTablePolicy, make_baseline
-from agents.strategy_table import StrategyTable, best_setting, build_histogram, strategy_key
-from envs.rules.game import Game
-from envs.rules.options import PaiGowRules
-from envs.solver.dealer_table import build_dealer_table
-from envs.solver.exact import ExactSolver, solve_naive
+import splitpoker  # noqa: F401
 
 K = 16  # cards 0..15 (2s to 5s): C(16, 7) = 11,440 dealer hands
 GAMES = [("asia", "asia-000"), ("asia", "asia-borgata"), ("paigow", "paigow-igw")]
@@ -74,7 +79,7 @@ def test_best_setting_is_the_exact_argmax_and_prefers_the_house_way(small):
 
 
 def test_cache_key_and_corrupt_entry_is_rebuilt(tmp_path, monkeypatch):
-    from envs.rules import cache
+    from splitpoker.envs.rules import cache
 
     monkeypatch.setenv(cache.ENV_VAR, str(tmp_path))
     g = Game("paigow", "paigow-igw")

@@ -1,17 +1,22 @@
-"""Multi-seat table core (envs/rules/table.py): seed 004's deal order, settlement of every seat,
+"""Multi-seat table core (envs/rules/table/table.py): seed 004's deal order, settlement of every seat,
 every Envy line with fixed decks, and bad input leaving the table unchanged."""
 
 import copy
 
 import numpy as np
 import pytest
-
-from envs.rules.asia import AsiaPoker
-from envs.rules.bonus import bonus_features
-from envs.rules.cards import parse_cards
-from envs.rules.paigow import PaiGowPoker
-from envs.rules.paytables import FORTUNE, SEED_000
-from envs.rules.table import Table, TablePhase, TableRules, deal_table, envy_line_of_hand
+from splitpoker.envs.rules.bonus.features import bonus_features
+from splitpoker.envs.rules.bonus.paytables import FORTUNE, SEED_000
+from splitpoker.envs.rules.cards import parse_cards
+from splitpoker.envs.rules.games.asia import AsiaPoker
+from splitpoker.envs.rules.games.paigow import PaiGowPoker
+from splitpoker.envs.rules.table.table import (
+    Table,
+    TablePhase,
+    TableRules,
+    deal_table,
+    envy_line_of_hand,
+)
 
 # Seed 004's Envy column, read off the seed text (independent of paytables.py)
 ENVY_COLUMN = {
@@ -242,9 +247,8 @@ def test_simulate_table_script_help_and_bad_input():
 @pytest.mark.slow
 def test_envy_exact_figures_and_the_published_column():
     import yaml
-
-    from envs.rules.bonus import cached_feature_histogram, paytable_report
-    from envs.rules.paytables import ENVY, PayTable
+    from splitpoker.envs.rules.bonus.features import cached_feature_histogram, paytable_report
+    from splitpoker.envs.rules.bonus.paytables import ENVY, PayTable
 
     hist = cached_feature_histogram()
     assert paytable_report(ENVY, hist)["expected_envy_units_per_other_seat"] == pytest.approx(0.043706, abs=5e-7)

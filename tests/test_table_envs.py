@@ -9,12 +9,11 @@ import gymnasium as gym
 import numpy as np
 import pytest
 
-import envs  # noqa: F401  (registers the ids)
+import splitpoker  # noqa: F401  (registers the ids)
 
 pettingzoo = pytest.importorskip("pettingzoo")
 from pettingzoo.test import api_test, parallel_api_test, parallel_seed_test, seed_test  # noqa: E402
-
-from envs.table import asia_table_v0, paigow_table_v0  # noqa: E402
+from splitpoker.envs.table import asia_table_v0, paigow_table_v0  # noqa: E402
 
 MODULES = {"asia": asia_table_v0, "paigow": paigow_table_v0}
 
@@ -186,12 +185,12 @@ class Block(importlib.abc.MetaPathFinder):
         if name.split('.')[0] == 'pettingzoo':
             raise ImportError('blocked ' + name)
 sys.meta_path.insert(0, Block())
-import gymnasium as gym, envs
+import gymnasium as gym, splitpoker
 env = gym.make('splitpoker/PaiGowTable-v0')
 env.reset(seed=0)
 assert 'pettingzoo' not in sys.modules
 try:
-    import envs.table.paigow_table_v0
+    import splitpoker.envs.table.paigow_table_v0
 except ImportError:
     print('ok')
 """
@@ -215,7 +214,7 @@ def test_options_observe_settings_house_way_action_and_unmasked_fouls():
 
 
 def test_training_config_accepts_the_table_ids():
-    from agents.training import TrainConfig, make_vec_env
+    from splitpoker.agents.training.run import TrainConfig, make_vec_env
 
     cfg = TrainConfig(env_id="splitpoker/PaiGowTable-v0", env_kwargs={"other_seats": 2}, n_envs=2, total_timesteps=1000)
     venv = make_vec_env(cfg)
@@ -230,7 +229,7 @@ def test_readme_table_example_runs():
     from pathlib import Path
 
     text = (Path(__file__).resolve().parent.parent / "README.md").read_text()
-    code = re.search(r"```python\n(from envs.table import.*?)```", text, re.S).group(1)
+    code = re.search(r"```python\n(from splitpoker.envs.table import.*?)```", text, re.S).group(1)
     scope = {}
     exec(compile(code, "README.md", "exec"), scope)
     assert all(scope["terms"].values()) and set(scope["rewards"]) == {"seat_1", "seat_2", "seat_3"}
@@ -240,9 +239,8 @@ def test_readme_table_example_runs():
 def test_table_make_vec_env_and_rgb_array(env_id):
     """SB3's first line, ``make_vec_env(id, n_envs=2)``, asks for ``render_mode="rgb_array"``; the
     settled frame shows the learner's setting and the dealer's (face-up ivory card pixels)."""
+    from splitpoker.envs.render import CARD_FACE
     from stable_baselines3.common.env_util import make_vec_env
-
-    from envs.render import CARD_FACE
 
     venv = make_vec_env(env_id, n_envs=2, env_kwargs={"other_seats": 2})
     venv.reset()

@@ -6,12 +6,24 @@ import gymnasium as gym
 import numpy as np
 import pytest
 import yaml
+from splitpoker.agents.evaluation.evaluate import hand_seeds, mean_ci, run_policy, summarize
+from splitpoker.agents.policies.baselines import (
+    HouseWayPolicy,
+    MonteCarloPolicy,
+    RandomPolicy,
+    SB3Policy,
+    make_baseline,
+)
+from splitpoker.agents.training.run import (
+    TrainConfig,
+    latest_checkpoint,
+    load_model,
+    make_vec_env,
+    train,
+)
+from splitpoker.agents.training.state import newest_state, saved_steps
 
-import envs  # noqa: F401
-from agents.evaluation import hand_seeds, mean_ci, run_policy, summarize
-from agents.policies import HouseWayPolicy, MonteCarloPolicy, RandomPolicy, SB3Policy, make_baseline
-from agents.training import TrainConfig, latest_checkpoint, load_model, make_vec_env, train
-from agents.training_state import newest_state, saved_steps
+import splitpoker  # noqa: F401
 
 
 def tiny(tmp_path, algo="maskable_ppo", env_id="splitpoker/AsiaPokerSetting-v0", **kw):

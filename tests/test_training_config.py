@@ -9,8 +9,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-
-from agents.training_config import TrainConfig, check_run_name, check_seed
+from splitpoker.agents.training.config import TrainConfig, check_run_name, check_seed
 
 ROOT = Path(__file__).resolve().parent.parent
 _spec = importlib.util.spec_from_file_location("train_script", ROOT / "scripts" / "train.py")
@@ -221,8 +220,7 @@ def test_custom_policy_names_are_checked_against_their_class(monkeypatch):
     import types
 
     from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
-
-    from agents import training_config
+    from splitpoker.agents.training import config as training_config
 
     class WidePolicy(MaskableActorCriticPolicy):
         def __init__(self, *args, width: int = 8, **kwargs):

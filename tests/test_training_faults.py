@@ -23,9 +23,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 import yaml
-
-from agents.training import load_model
-from agents.training_state import SignalStop, replay_buffer_path, saved_states, saved_steps
+from splitpoker.agents.training.run import load_model
+from splitpoker.agents.training.state import (
+    SignalStop,
+    replay_buffer_path,
+    saved_states,
+    saved_steps,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 TRAIN = ROOT / "scripts" / "train.py"

@@ -1,4 +1,4 @@
-"""The hyperparameter search (agents/tuning.py, scripts/tune.py): sampled values inside the
+"""The hyperparameter search (agents/benchmark/tuning.py, scripts/tune.py): sampled values inside the
 documented space, the objective is the run's exact regret, an interrupted study resumes without
 redoing trials, bad input fails before any training."""
 
@@ -9,9 +9,8 @@ from pathlib import Path
 
 import optuna
 import pytest
-
-from agents.benchmark_config import AlgoSpec, BenchmarkConfig, ConfigError
-from agents.tuning import SPACES, sample_algo, tune
+from splitpoker.agents.benchmark.config import AlgoSpec, BenchmarkConfig, ConfigError
+from splitpoker.agents.benchmark.tuning import SPACES, sample_algo, tune
 
 ROOT = Path(__file__).resolve().parent.parent
 ASIA = "splitpoker/AsiaPokerSetting-v0"

@@ -1,17 +1,20 @@
-"""Native vector environments (envs/vector.py): the same game as N single environments, seeding,
+"""Native vector environments (envs/vector/env.py): the same game as N single environments, seeding,
 autoreset modes, masks, bad input, the PCG64 seed stream."""
 
 import gymnasium as gym
 import numpy as np
 import pytest
+import splitpoker.envs as envs
 from gymnasium.utils import seeding
 from gymnasium.vector import AutoresetMode
-
-import envs
-from envs.asia_poker import AsiaPokerSettingEnv
-from envs.rules.cards import format_cards
-from envs.seed_stream import generator_from_state, round_seeds, states_from_generators
-from envs.vector import (
+from splitpoker.envs.asia_poker import AsiaPokerSettingEnv
+from splitpoker.envs.rules.cards import format_cards
+from splitpoker.envs.rules.play.seed_stream import (
+    generator_from_state,
+    round_seeds,
+    states_from_generators,
+)
+from splitpoker.envs.vector.env import (
     AsiaPokerSettingVectorEnv,
     AsiaPokerVectorEnv,
     PaiGowPokerSettingVectorEnv,
@@ -296,7 +299,7 @@ def test_sample_legal_is_uniform_over_the_legal_actions(legal):
     """Rows with 3 legal actions of 106 (the counted fallback after the random tries) and with
     102 (a draw or two): every legal action comes up 1/L of the time within 5 standard deviations,
     never an illegal one; a row with nothing legal gives 0."""
-    from envs.vector_kernels import sample_legal
+    from splitpoker.envs.vector.kernels import sample_legal
 
     rows, width = 30_000, 106
     mask = np.zeros((rows, width), dtype=bool)
@@ -315,8 +318,8 @@ def test_sample_legal_is_uniform_over_the_legal_actions(legal):
 def test_step_outputs_are_in_the_kernel_order():
     """The named output rows are the rows of the blocks the kernel unpacks, in its order; the
     final observations (SAME_STEP) are the second half of the observation block."""
-    from envs import vector_kernels as K
-    from envs.vector import _Outputs
+    from splitpoker.envs.vector import kernels as K
+    from splitpoker.envs.vector.env import _Outputs
 
     out = _Outputs(5, 202, True)
     rows, final_base, *blocks = out.as_tuple()
@@ -386,7 +389,7 @@ def test_threads_do_not_change_results(env_cls):
 
 
 def test_num_threads_default_and_bad_values():
-    from envs.vector import MIN_ENVS_PER_THREAD, resolve_num_threads, usable_cpus
+    from splitpoker.envs.vector.env import MIN_ENVS_PER_THREAD, resolve_num_threads, usable_cpus
 
     assert AsiaPokerVectorEnv(4).num_threads == 1  # a few environments: the calling thread alone
     assert resolve_num_threads(None, MIN_ENVS_PER_THREAD - 1) == 1

@@ -1,4 +1,4 @@
-"""The vector env's worker threads (envs/vector_threads.py): blocks, errors, interrupts, shutdown."""
+"""The vector env's worker threads (envs/vector/threads.py): blocks, errors, interrupts, shutdown."""
 
 from __future__ import annotations
 
@@ -7,8 +7,7 @@ import time
 
 import numpy as np
 import pytest
-
-from envs.vector_threads import BlockPool
+from splitpoker.envs.vector.threads import BlockPool
 
 
 def _mark(lo, hi, seen, owner):

@@ -1,4 +1,4 @@
-"""Warm start (agents/warm_start.py): the distillation target on a hand-worked example, the
+"""Warm start (agents/training/warm_start.py): the distillation target on a hand-worked example, the
 teacher dataset (batched path = one-by-one path, action values NaN exactly where illegal, the
 flat reader = pyarrow's row-by-row lists), the soft loss, and config errors naming the value.
 
@@ -13,12 +13,10 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
-
-import envs  # noqa: F401
-from agents.benchmark_config import BenchmarkConfig, ConfigError
-from agents.strategy_table import StrategyTable
-from agents.training import TrainConfig
-from agents.warm_start import (
+from splitpoker.agents.benchmark.config import BenchmarkConfig, ConfigError
+from splitpoker.agents.policies.strategy_table import StrategyTable
+from splitpoker.agents.training.run import TrainConfig
+from splitpoker.agents.training.warm_start import (
     WarmStart,
     behaviour_clone,
     read_teacher_dataset,
@@ -26,7 +24,9 @@ from agents.warm_start import (
     warm_start,
     write_teacher_dataset,
 )
-from envs.solver.dealer_table import build_dealer_table
+from splitpoker.envs.solver.dealer_table import build_dealer_table
+
+import splitpoker  # noqa: F401
 
 K = 16
 ENVS = {
@@ -86,7 +86,7 @@ def test_batched_dataset_equals_one_by_one(setup, tmp_path):
     assert np.allclose(values[np.arange(len(actions)), actions], np.nanmax(values, axis=1))
     u = env.unwrapped
     for i in (0, 77):  # against the table's own evaluation of the hand
-        from envs.observation import cards_from_observation
+        from splitpoker.envs.observation import cards_from_observation
 
         ev = table.evaluate(cards_from_observation(obs[i])).ev
         legal = masks[i, u.setting_offset:u.setting_offset + u.n_settings]
@@ -125,8 +125,7 @@ def test_reader_refuses_files_it_cannot_read(tmp_path):
 
 def _model(env_id, kwargs, seed=0):
     from sb3_contrib import MaskablePPO
-
-    from agents.setting_scorer import SettingScorerPolicy, layout_kwargs
+    from splitpoker.agents.policies.setting_scorer import SettingScorerPolicy, layout_kwargs
 
     env = gym.make(env_id, **kwargs)
     model = MaskablePPO(SettingScorerPolicy, env, n_steps=64, batch_size=64, seed=seed, device="cpu",
@@ -154,7 +153,7 @@ def test_soft_warm_start_learns_the_table(setup, tmp_path, monkeypatch):
     """End to end through :func:`warm_start` (the small table stands in for the cached one):
     the distilled policy's regret in the table's own values falls well below an untrained one's,
     the clone's learning rate is restored afterwards, and the run records what it did."""
-    import agents.strategy_table as st
+    import splitpoker.agents.policies.strategy_table as st
 
     env, table = setup
     monkeypatch.setattr(st, "StrategyTable", lambda game, **kw: table)
@@ -202,7 +201,7 @@ def test_benchmark_config_names_the_bad_warm_start_value():
 
 
 def test_report_names_the_loss():
-    from agents.benchmark_report import training_label
+    from splitpoker.agents.benchmark.report import training_label
 
     assert training_label({"teacher": "table", "hands": 100_000, "target": "soft", "temperature": 0.003}) == (
         "warm start: distillation (T = 0.003) from `table` on 100,000 hands, then RL")
@@ -214,7 +213,7 @@ def test_bench_script_refuses_bad_counts(capsys):
     import sys
     from pathlib import Path
 
-    from scripts.bench_warm_start import main
+    from splitpoker.scripts.bench_warm_start import main
 
     root = Path(__file__).resolve().parent.parent
     out = subprocess.run([sys.executable, str(root / "scripts" / "bench_warm_start.py"), "--help"], capture_output=True,
@@ -279,7 +278,7 @@ def test_betting_env_rows_have_values_only_for_settings(tmp_path):
 def test_monte_carlo_teacher_values_are_its_estimates(tmp_path):
     """``mc-best`` values every setting by its Monte Carlo means and plays their argmax: the
     rows' actions are the ones its own policy plays on the same hands with the same seed."""
-    from agents.policies import make_baseline
+    from splitpoker.agents.policies.baselines import make_baseline
 
     env = gym.make("splitpoker/PaiGowPokerSetting-v0", house_way="paigow-igw")
     path = write_teacher_dataset(env, "mc-best", 4, 9, tmp_path / "mc.parquet")

@@ -6,8 +6,8 @@ Numba's on-disk cache does not notice when a function *called by* a cached funct
 house-way rule edited, say), and would then run stale machine code. So before any kernel is
 decorated, the cache directory is set to ``<cache root>/numba/<hash of the package sources>``:
 any change to the sources starts a fresh cache. The cache root is ``$SPLITPOKER_CACHE_DIR`` or
-``~/.cache/splitpoker`` (see :mod:`envs.rules.cache`); if it is unusable, a temporary directory
-(with a warning), never the source tree (:mod:`envs.rules.numba_cache`).
+``~/.cache/splitpoker`` (see :mod:`splitpoker.envs.rules.cache`); if it is unusable, a temporary directory
+(with a warning), never the source tree (:mod:`splitpoker.envs.rules.numba_cache`).
 
 Importing writes and deletes nothing on disk: directories are made, and old caches pruned, when
 something is first saved.
@@ -27,14 +27,14 @@ def _digest(paths, root) -> str:
 
 #: Hash of the rules core's sources: part of the cache key of anything computed from the rules
 #: (dealer tables), so a changed rule or house way never reuses a stale table.
-RULES_SOURCE_DIGEST = _digest(_Path(__file__).resolve().parent.glob("*.py"), _Path(__file__).resolve().parent)
+RULES_SOURCE_DIGEST = _digest(_Path(__file__).resolve().parent.rglob("*.py"), _Path(__file__).resolve().parent)
 
 
 def _configure_numba_cache():
     """Point numba's on-disk cache at ``<cache root>/numba/<digest>`` (see
-    :mod:`envs.rules.numba_cache`): before any kernel is decorated, writing nothing."""
-    from . import cache as _cache
-    from . import numba_cache as _numba_cache
+    :mod:`splitpoker.envs.rules.numba_cache`): before any kernel is decorated, writing nothing."""
+    from splitpoker.envs.rules import cache as _cache
+    from splitpoker.envs.rules import numba_cache as _numba_cache
 
     directory = _numba_cache.configure(_cache.cache_dir(), _Path(__file__).resolve().parent.parent)  # envs/
     return None if directory is None else str(directory)

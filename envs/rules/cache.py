@@ -240,8 +240,8 @@ def prune_stale(directory: Path | None = None, log: Callable[[str], None] | None
     """What ``--prune`` does: delete entries built from other rules sources (or with unreadable
     metadata), temporary files left by a killed writer, and numba caches of other source versions
     except the two most recently used. Returns what was removed."""
-    from . import NUMBA_CACHE_DIR, RULES_SOURCE_DIGEST
-    from .numba_cache import prune_numba_dirs
+    from splitpoker.envs.rules import NUMBA_CACHE_DIR, RULES_SOURCE_DIGEST
+    from splitpoker.envs.rules.numba_cache import prune_numba_dirs
 
     d = directory or cache_dir()
     removed = [str(p) for p in prune("", lambda k: k.get("rules_source", RULES_SOURCE_DIGEST) == RULES_SOURCE_DIGEST,

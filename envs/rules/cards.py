@@ -178,8 +178,8 @@ def full_deck() -> np.ndarray:
 
 
 class SevenCardGame:
-    """What the two games' Python APIs share (:class:`~envs.rules.asia.AsiaPoker`,
-    :class:`~envs.rules.paigow.PaiGowPoker`): seven validated cards, a validated setting index
+    """What the two games' Python APIs share (:class:`~splitpoker.envs.rules.games.asia.AsiaPoker`,
+    :class:`~splitpoker.envs.rules.games.paigow.PaiGowPoker`): seven validated cards, a validated setting index
     ``0..n_settings-1`` and the legal-setting mask."""
 
     n_settings: int

@@ -24,8 +24,7 @@ from contextlib import contextmanager
 import numba
 import numpy as np
 from numba import njit
-
-from .combinatorics import BINOM
+from splitpoker.envs.rules.ranking.combinatorics import BINOM
 
 
 @njit(cache=True, inline="always")

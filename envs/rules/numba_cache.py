@@ -3,7 +3,7 @@
 Numba's on-disk cache does not notice when a function *called by* a cached function changes (a
 house-way rule edited, say), and would then run stale machine code. So the kernels are cached in
 ``<cache root>/numba/<hash of the envs package sources>``: any change to the sources starts a
-fresh cache (:func:`configure`, called by ``envs.rules`` before any kernel is defined).
+fresh cache (:func:`configure`, called by ``splitpoker.envs.rules`` before any kernel is defined).
 
 Numba's own fallback, when that directory is unusable, is the ``__pycache__`` folder next to the
 sources (12 MB written into a checkout). This module puts its own locator,
@@ -20,7 +20,7 @@ numba's usual rules):
 Importing creates nothing: the directory is made when the first compiled kernel is saved, and
 that is also when old digest directories are pruned (:func:`prune_numba_dirs`: the current one
 and the two most recently used others stay, as other checkouts or versions may still use them).
-``python -m envs.rules.cache --prune`` does the same on demand.
+``python -m splitpoker.envs.rules.cache --prune`` does the same on demand.
 """
 
 from __future__ import annotations

@@ -6,12 +6,12 @@ the same permutation therefore changes no outcome, so all hands related by a sui
 the same exact EVs (setting by setting, once settings are matched card for card). Solving one
 hand per class solves all 154,143,080 hands.
 
-Layout (cards are ``rank * 4 + suit``, 0..51, joker 52; see :mod:`envs.rules.cards`)::
+Layout (cards are ``rank * 4 + suit``, 0..51, joker 52; see :mod:`splitpoker.envs.rules.cards`)::
 
     suit masks   m[s] = bit r set when the hand holds rank r in suit s (13 bits each)
     canonical    suits relabelled so that m[0] >= m[1] >= m[2] >= m[3] (as integers);
                  the joker, if held, stays card 52
-    class index  rank of the canonical hand's colex index (envs.rules.combinatorics) among all
+    class index  rank of the canonical hand's colex index (splitpoker.envs.rules.ranking.combinatorics) among all
                  canonical hands, sorted: 0 .. N_CLASSES - 1. The joker-free classes come first
                  (colex < C(52, 7)), then the classes holding the joker.
     weight       hands in the class = 24 / prod(multiplicity of each distinct mask)!
@@ -24,7 +24,7 @@ Counts (pinned in tests/test_classes.py, checked against Burnside's lemma):
     all classes                            6,972,147      weights sum to C(53, 7) = 154,143,080
 
 The index is a sorted ``uint32`` array of the canonical colex indices (28 MB), built by a numba
-pass over all C(53, 7) hands in a few seconds and cached (:mod:`envs.rules.cache`). Lookup by any
+pass over all C(53, 7) hands in a few seconds and cached (:mod:`splitpoker.envs.rules.cache`). Lookup by any
 hand: canonicalise, colex, binary search (:func:`classify`); the way back is :func:`class_hands`.
 :func:`setting_map` carries a setting of a hand to the same cards' setting of its canonical hand.
 """
@@ -35,11 +35,10 @@ import math
 
 import numpy as np
 from numba import njit, prange
-
-from envs.rules.asia import HIGH_POS, LOW_POS, MEDIUM_POS
-from envs.rules.cache import load_or_build
-from envs.rules.combinatorics import BINOM, colex_unrank
-from envs.rules.paigow import BACK_POS, FRONT_POS
+from splitpoker.envs.rules.cache import load_or_build
+from splitpoker.envs.rules.games.asia import HIGH_POS, LOW_POS, MEDIUM_POS
+from splitpoker.envs.rules.games.paigow import BACK_POS, FRONT_POS
+from splitpoker.envs.rules.ranking.combinatorics import BINOM, colex_unrank
 
 JOKER = 52
 N_HANDS = math.comb(53, 7)

@@ -1,7 +1,7 @@
 """The dealer table: the dealer's house-way hand values for every seven-card hand.
 
 For one (game, house-way style, ranking options), entry ``i`` holds the *outcome class* of the
-hand whose colex rank (:mod:`envs.rules.combinatorics`) is ``i``: the values of the hands the
+hand whose colex rank (:mod:`splitpoker.envs.rules.ranking.combinatorics`) is ``i``: the values of the hands the
 house way sets, packed into one integer so that the exact solver can histogram them directly:
 
 * Asia Poker: ``(high * 91 + medium) * 13 + low`` (high: dense four-card rank, < 2,535 classes;
@@ -11,8 +11,8 @@ house way sets, packed into one integer so that the exact solver can histogram t
 ``uint32`` per hand: 154,143,080 × 4 bytes = 617 MB. Built once with numba in parallel over all
 cores (about a minute per style on two cores) and cached in the user cache directory under a key
 holding the game, style, ranking options, table format and a hash of the rules sources
-(:data:`envs.rules.RULES_SOURCE_DIGEST`); written atomically and verified by SHA-256 on load
-(:mod:`envs.rules.cache`). Commission does not enter: it does not change how hands rank.
+(:data:`splitpoker.envs.rules.RULES_SOURCE_DIGEST`); written atomically and verified by SHA-256 on load
+(:mod:`splitpoker.envs.rules.cache`). Commission does not enter: it does not change how hands rank.
 
 ``universe=K < 53`` builds only the hands made of cards ``0..K-1`` (indices ``< C(K, 7)``, a
 prefix of the full table) — small tables for tests.
@@ -25,15 +25,14 @@ import time
 
 import numpy as np
 from numba import njit, prange
-
-from envs.rules import RULES_SOURCE_DIGEST
-from envs.rules.asia import asia_setting_ranks
-from envs.rules.cache import load_or_build
-from envs.rules.combinatorics import BINOM
-from envs.rules.enumeration import for_each_hand, run_in_batches, top_two_tasks
-from envs.rules.game import Game
-from envs.rules.house_way import house_way
-from envs.rules.paigow import paigow_setting_ranks
+from splitpoker.envs.rules import RULES_SOURCE_DIGEST
+from splitpoker.envs.rules.cache import load_or_build
+from splitpoker.envs.rules.enumeration import for_each_hand, run_in_batches, top_two_tasks
+from splitpoker.envs.rules.games.asia import asia_setting_ranks
+from splitpoker.envs.rules.games.game import Game
+from splitpoker.envs.rules.games.paigow import paigow_setting_ranks
+from splitpoker.envs.rules.house_ways.registry import house_way
+from splitpoker.envs.rules.ranking.combinatorics import BINOM
 
 TABLE_FORMAT = 1
 N_MEDIUM = 91
@@ -62,7 +61,7 @@ def outcome_class(asia, style_id, hand, rank_table, to_two):
     return b * 91 + f
 
 
-@njit(cache=True)  # a visitor: never inline="always" (see envs.rules.enumeration)
+@njit(cache=True)  # a visitor: never inline="always" (see splitpoker.envs.rules.enumeration)
 def _store_class(hand, index, args):
     asia, style_id, rank_table, to_two, out = args
     out[index] = outcome_class(asia, style_id, hand, rank_table, to_two)

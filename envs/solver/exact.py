@@ -5,7 +5,7 @@ For the player's seven cards, every one of the C(46, 7) = 53,524,680 dealer hand
 
 1. One pass over all dealer hands (nested loops over the 46-card pool, colex index updated
    incrementally) reads each hand's outcome class from the dealer table
-   (:mod:`envs.solver.dealer_table`) and histograms it. No house way runs here.
+   (:mod:`splitpoker.envs.solver.dealer_table`) and histograms it. No house way runs here.
 2. Prefix sums over the histogram give, for every setting at once, how many dealer hands it beats:
    Asia Poker — with ``N(h,m)`` the dealer hands whose high and medium hands are both strictly
    below the player's (and so on), the hands won two or three times are
@@ -27,21 +27,19 @@ from fractions import Fraction
 import numba
 import numpy as np
 from numba import njit, prange
-
-from envs.rules.asia import asia_hands_won, asia_setting_ranks
-from envs.rules.combinatorics import BINOM
-from envs.rules.enumeration import dynamic_scheduling, for_each_hand, top_two_tasks
-from envs.rules.game import Game
-from envs.rules.house_way import house_way
-from envs.rules.paigow import paigow_hands_won, paigow_setting_ranks
-
-from .dealer_table import N_LOW, N_MEDIUM, dealer_table, n_classes
+from splitpoker.envs.rules.enumeration import dynamic_scheduling, for_each_hand, top_two_tasks
+from splitpoker.envs.rules.games.asia import asia_hands_won, asia_setting_ranks
+from splitpoker.envs.rules.games.game import Game
+from splitpoker.envs.rules.games.paigow import paigow_hands_won, paigow_setting_ranks
+from splitpoker.envs.rules.house_ways.registry import house_way
+from splitpoker.envs.rules.ranking.combinatorics import BINOM
+from splitpoker.envs.solver.dealer_table import N_LOW, N_MEDIUM, dealer_table, n_classes
 
 
 @njit(cache=True, inline="always")
 def _histogram_task(table, pool, i5, i6, hist):
     """Add to ``hist`` the outcome class of every 7-card hand of ``pool`` whose two largest cards
-    are ``pool[i6]`` and ``pool[i5]``. This is :func:`envs.rules.enumeration.for_each_hand` over
+    are ``pool[i6]`` and ``pool[i5]``. This is :func:`splitpoker.envs.rules.enumeration.for_each_hand` over
     pool positions, specialised: the colex index is that of the *cards* in the full deck, updated
     loop by loop, so the innermost loop costs one table read (the hot path of every solve)."""
     b5 = BINOM[pool[i6], 7] + BINOM[pool[i5], 6]
@@ -142,7 +140,7 @@ def result_from_prefix(game: Game, P: np.ndarray, hand: np.ndarray, ranks: np.nd
     """Steps 2-3: the outcome counts of settings with values ``ranks`` (one row per setting, as
     :meth:`Game.settings` gives them) against the dealer hands whose prefix sums are ``P``
     (:func:`prefix_counts`). Shared by :meth:`ExactSolver.solve` and the strategy table
-    (:mod:`agents.strategy_table`), which histograms every dealer hand of the full deck."""
+    (:mod:`splitpoker.agents.policies.strategy_table`), which histograms every dealer hand of the full deck."""
     g = game
     if g.game == "asia":
         n = int(P[-1, -1, -1])
@@ -216,7 +214,7 @@ class ExactSolver:
 
 # ---- the naive method: the house way run for every dealer hand (reference and benchmark) -----
 
-@njit(cache=True)  # a visitor: never inline="always" (see envs.rules.enumeration)
+@njit(cache=True)  # a visitor: never inline="always" (see splitpoker.envs.rules.enumeration)
 def _naive_hand(positions, index, args):
     """Set the dealer hand at ``positions`` of the pool by the house way; score every setting."""
     asia, style_id, pool, rank_table, to_two, ranks, fouled, wins, pushes, d = args

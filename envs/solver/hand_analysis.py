@@ -1,6 +1,6 @@
 """The hand calculator behind ``scripts/analyze.py``: every setting of seven cards ranked by its
 EV against the house-way dealer, by Monte Carlo (the same dealer hands for every setting) or
-exactly (:class:`envs.solver.exact.ExactSolver`, every dealer hand of the 46 unseen cards).
+exactly (:class:`splitpoker.envs.solver.exact.ExactSolver`, every dealer hand of the 46 unseen cards).
 
 Plain arguments, a JSON-ready dict out; numpy and numba only (no argument parsing, no progress
 bar: ``progress`` and ``log`` callbacks instead).
@@ -11,9 +11,8 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import numpy as np
-
-from envs.rules.cards import format_card
-from envs.rules.game import Game
+from splitpoker.envs.rules.cards import format_card
+from splitpoker.envs.rules.games.game import Game
 
 
 def setting_entry(game: Game, hand, s, ev, se, method="monte-carlo") -> dict:
@@ -41,7 +40,7 @@ def analyze_hand(game: Game, cards, *, samples: int = 20_000, seed: int = 0, inc
     hw = game.house_way(hand)
     _, fouled = game.settings(hand)
     if exact:
-        from envs.solver.exact import ExactSolver
+        from splitpoker.envs.solver.exact import ExactSolver
 
         res = ExactSolver(game, log=log).solve(hand)
         mean, stderr = res.ev, np.zeros(game.n_settings)

@@ -2,7 +2,7 @@
 
 Hand ``i`` of a sample is row ``i`` of :func:`sample_hands` (``random_hands(seed, N)``,
 counter-based: the same hands whatever ``N``). Each hand is solved exactly against every dealer
-hand of the unseen cards (:class:`envs.solver.exact.ExactSolver`) and becomes one row
+hand of the unseen cards (:class:`splitpoker.envs.solver.exact.ExactSolver`) and becomes one row
 (:func:`solve_hand`): the house-way setting, rule, exact EV and win/push/loss counts, the optimal
 setting (ties: the house way if it is optimal, else the lowest index) with its EV and counts, the
 regret (optimal EV - house-way EV, exact and >= 0), the number of optimal settings, and both
@@ -15,7 +15,7 @@ memory; the player's hands are those of a full run, the EVs are NOT those of the
 dealer table.
 
 Pure rules-level computation (numpy, numba): no file format, no argument parsing; the resumable
-sample file lives in :mod:`agents.solve_sample`, the command line in ``scripts/solve_sample.py``.
+sample file lives in :mod:`splitpoker.agents.exact.sample_file`, the command line in ``scripts/solve_sample.py``.
 """
 
 from __future__ import annotations
@@ -23,14 +23,12 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import numpy as np
-
-from envs.rules.cards import format_cards
-from envs.rules.combinatorics import BINOM
-from envs.rules.game import Game
-from envs.rules.house_way_batch import random_hands
-
-from .dealer_table import build_dealer_table
-from .exact import ExactSolver
+from splitpoker.envs.rules.cards import format_cards
+from splitpoker.envs.rules.games.game import Game
+from splitpoker.envs.rules.house_ways.batch import random_hands
+from splitpoker.envs.rules.ranking.combinatorics import BINOM
+from splitpoker.envs.solver.dealer_table import build_dealer_table
+from splitpoker.envs.solver.exact import ExactSolver
 
 FULL_POOL = 53  # max_pool_card of a run against the full 46-card dealer pool
 MIN_POOL = 14  # the smallest K that always leaves the dealer 7 unseen cards below K

@@ -42,6 +42,6 @@ config=AsiaPokerConfig | dict | None, render_mode=None | "ansi" | "human", **fie
 
 from __future__ import annotations
 
-from .parallel import versioned_table_env
+from splitpoker.envs.table.parallel import versioned_table_env
 
 parallel_env, env = versioned_table_env("asia", "asia_table_v0", __doc__)

@@ -7,10 +7,9 @@ from typing import Any
 import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
-
-from ..config import AsiaPokerConfig, PaiGowPokerConfig
-from ..rules.table import MAX_SEATS, TablePhase
-from .seats import TableSeats
+from splitpoker.envs.config import AsiaPokerConfig, PaiGowPokerConfig
+from splitpoker.envs.rules.table.table import MAX_SEATS, TablePhase
+from splitpoker.envs.table.seats import TableSeats
 
 OTHER_POLICIES = ("house_way", "random")
 
@@ -19,7 +18,7 @@ class TableEnv(gym.Env):
     """One learner at a multi-seat table; the other seats play a given policy.
 
     ## Description
-    The table of ``envs.table.paigow_table_v0`` / ``asia_table_v0`` (dealer plus up to six seats
+    The table of ``splitpoker.envs.table.paigow_table_v0`` / ``asia_table_v0`` (dealer plus up to six seats
     dealt from one 53-card deck in seed 004's order) seen from one seat: the learner sits at seat
     ``seat`` and ``other_seats`` more seats are taken (the lowest free seat numbers), playing
     ``other_policy``: ``"house_way"`` (default: they bet ``house_way_bet`` and set the house way),
@@ -35,8 +34,8 @@ class TableEnv(gym.Env):
     protocol) and ``info["action_mask"]``.
 
     ## Observation Space
-    ``Box(0, 1, (210,), float32)``: 0-201 as the one-seat envs (:mod:`envs.observation`), 202 = other
-    seats in play / 5, 203 = holds Envy, 204-209 = one-hot seat number (``envs.table.seats``);
+    ``Box(0, 1, (210,), float32)``: 0-201 as the one-seat envs (:mod:`splitpoker.envs.observation`), 202 = other
+    seats in play / 5, 203 = holds Envy, 204-209 = one-hot seat number (``splitpoker.envs.table.seats``);
     ``observe_settings=True`` appends the settings' values.
 
     ## Rewards
@@ -134,16 +133,16 @@ class TableEnv(gym.Env):
 
     def render(self):
         if self.render_mode == "rgb_array":
-            from ..render import draw_table
+            from splitpoker.envs.render import draw_table
 
             return draw_table(self._table_view())
         return self.seats.render_text(self.render_mode)
 
     def _table_view(self):
-        """The learner's view for ``rgb_array`` (:class:`envs.render.TableView`): its cards, its
+        """The learner's view for ``rgb_array`` (:class:`splitpoker.envs.render.TableView`): its cards, its
         setting and the dealer's once settled, its result and the other seats' Envy."""
-        from ..render import TableView
-        from ..rules.game import slot_cards
+        from splitpoker.envs.render import TableView
+        from splitpoker.envs.rules.games.game import slot_cards
 
         t = self.seats.table
         bet = t.bets.get(self.seat)

@@ -24,7 +24,7 @@ then optionally "play the house way" (``allow_house_way_action=True``).
 
 ## Observation Space
 ``Dict(observation=Box(0, 1, (210,), float32), action_mask=Box(0, 1, (n_actions,), int8))`` (PettingZoo
-classic's convention). ``observation``: indices 0-201 as the one-seat env (:mod:`envs.observation`:
+classic's convention). ``observation``: indices 0-201 as the one-seat env (:mod:`splitpoker.envs.observation`:
 own cards, phase, wager / wager_max, Fortune / fortune_max), 202 = other seats in play / 5, 203 =
 holds Envy, 204-209 = one-hot seat number; ``observe_settings=True`` appends 21 × 2 setting values.
 Other seats' cards are never shown ("Players cannot show their hands to other Players", seed 004).
@@ -56,6 +56,6 @@ house_way_bet=(5, 0), config=PaiGowPokerConfig | dict | None, render_mode=None |
 
 from __future__ import annotations
 
-from .parallel import versioned_table_env
+from splitpoker.envs.table.parallel import versioned_table_env
 
 parallel_env, env = versioned_table_env("paigow", "paigow_table_v0", __doc__)

@@ -10,9 +10,8 @@ import numpy as np
 from gymnasium import spaces
 from gymnasium.utils import seeding
 from pettingzoo import ParallelEnv
-
-from ..rules.table import TablePhase
-from .seats import TableSeats, table_layout
+from splitpoker.envs.rules.table.table import TablePhase
+from splitpoker.envs.table.seats import TableSeats, table_layout
 
 
 class TableParallelEnv(ParallelEnv):
@@ -99,11 +98,11 @@ def versioned_table_env(game: str, name: str, doc: str):
 
     parallel_env = type("parallel_env", (TableParallelEnv,), {
         "__doc__": doc, "metadata": {**TableParallelEnv.metadata, "name": name}, "game": game,
-        "__module__": f"envs.table.{name}", "__qualname__": "parallel_env"})
+        "__module__": f"splitpoker.envs.table.{name}", "__qualname__": "parallel_env"})
 
     def env(**kwargs):
         """The AEC environment: :class:`parallel_env` through PettingZoo's ``parallel_to_aec``."""
         return parallel_to_aec(parallel_env(**kwargs))
 
-    env.__module__ = f"envs.table.{name}"
+    env.__module__ = f"splitpoker.envs.table.{name}"
     return parallel_env, env

@@ -1,14 +1,14 @@
 """The table as the environments see it: action layout, per-seat observations and masks, one
 phase of actions applied at once with the project's invalid-action semantics. Shared by the
 PettingZoo environments (``asia_table_v0``, ``paigow_table_v0``) and the single-agent Gymnasium
-variant (``envs.table.gym_env``); imports neither PettingZoo nor Gymnasium.
+variant (``splitpoker.envs.table.gym_env``); imports neither PettingZoo nor Gymnasium.
 
 Per-seat action (``Discrete(n_bet + n_settings [+ 1])``, as the one-seat envs):
 ``0 .. n_bet-1`` bet levels (main level × bonus level; a Fortune bet of $5 or more takes the Envy
 bonus automatically when ``envy=True``), ``n_bet + s`` setting ``s``, then optionally "play the
 house way".
 
-Per-seat observation (``float32``, in [0, 1]): the 202 values of :mod:`envs.observation` for the
+Per-seat observation (``float32``, in [0, 1]): the 202 values of :mod:`splitpoker.envs.observation` for the
 seat's own cards, phase and bets, then
 
 =====  ====================================================================
@@ -28,15 +28,14 @@ import dataclasses
 from typing import Any
 
 import numpy as np
-
-from ..actions import as_action
-from ..config import AsiaPokerConfig, PaiGowPokerConfig
-from ..observation import OBS_SIZE, fill_observation
-from ..rules.asia import asia_all_setting_ranks
-from ..rules.cards import format_cards
-from ..rules.house_way import house_way
-from ..rules.paigow import paigow_all_setting_ranks
-from ..rules.table import MAX_SEATS, SeatKind, Table, TablePhase, TableRules
+from splitpoker.envs.actions import as_action
+from splitpoker.envs.config import AsiaPokerConfig, PaiGowPokerConfig
+from splitpoker.envs.observation import OBS_SIZE, fill_observation
+from splitpoker.envs.rules.cards import format_cards
+from splitpoker.envs.rules.games.asia import asia_all_setting_ranks
+from splitpoker.envs.rules.games.paigow import paigow_all_setting_ranks
+from splitpoker.envs.rules.house_ways.registry import house_way
+from splitpoker.envs.rules.table.table import MAX_SEATS, SeatKind, Table, TablePhase, TableRules
 
 TABLE_OBS_SIZE = OBS_SIZE + 2 + MAX_SEATS
 SEAT_ONE_HOT = OBS_SIZE + 2
@@ -69,7 +68,7 @@ def table_layout(num_seats=None, house_way_seats=0, seats=None) -> tuple[str, ..
 
 
 class TableSeats:
-    """A :class:`~envs.rules.table.Table` with the environments' action and observation layout."""
+    """A :class:`~splitpoker.envs.rules.table.table.Table` with the environments' action and observation layout."""
 
     def __init__(self, game: str, layout: tuple[str, ...], *, envy: bool = True, envy_unit: float = 1.0,
                  house_way_bet: tuple[float, float] | None = None, config=None, **overrides):

@@ -1,0 +1,1 @@
+"""The RL benchmark: grid configs, one run, the harness, reports and tuning."""

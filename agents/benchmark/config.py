@@ -1,0 +1,316 @@
+"""The RL benchmark's configuration (``configs/benchmark/*.yaml``): validated before any training.
+
+Layout (every key below is the complete set; an unknown key is an error naming it)::
+
+    name: asia                      # the grid's name (output directory and report title)
+    description: ...                # optional free text
+    executor: ray                   # ray (default: local Ray, or a cluster with --address) | local
+    num_cpus: null                  # CPUs Ray may use locally (null: all); one run per CPU
+    total_timesteps: 300000         # the fixed budget of every run (environment steps)
+    eval_every: 50000               # exact-regret scoring interval (environment steps)
+    seeds: [0, 1, 2]                # one run per seed × algorithm × environment
+    eval:
+      hands: 1000                   # exact-regret hands (EVs of all settings cached once)
+      paired_hands: 2000            # hands played for the paired reward against the house way
+      seed: 2024                    # seed of the evaluation deals (hand i = reset(seed=seeds[i]))
+    envs:
+      - id: splitpoker/AsiaPokerSetting-v0
+        label: asia                 # optional short name (default: the id without prefix)
+        kwargs: {house_way: asia-000, dealer_samples: 16, observe_settings: true}
+    algorithms:
+      - name: MaskablePPO+MLP       # the row label; unique
+        algo: maskable_ppo          # maskable_ppo | ppo | a2c | dqn
+        policy: MlpPolicy           # an SB3 alias of that algorithm, or a policy class of
+                                    # splitpoker.agents.policies.setting_scorer (e.g. SettingScorerPolicy)
+        n_envs: 4
+        algo_kwargs: {...}          # checked against the algorithm's constructor and value ranges;
+                                    # learning_rate / clip_range: a number or lin_2e-3 (agents/training/schedules.py)
+        policy_kwargs: {...}
+        warm_start: {teacher: table, hands: 20000, epochs: 3}   # optional: behaviour cloning first
+                                    # (splitpoker.agents.training.warm_start; its time counts in the run's wall time)
+    references: [table, house-way, mc-best, random]   # baselines of splitpoker.agents.policies.baselines, scored alike
+    reference_kwargs: {mc-best: {samples: 300}}
+
+Environments of algorithms that cannot mask (ppo, a2c, dqn) penalise invalid actions
+(:attr:`splitpoker.agents.training.run.TrainConfig.resolved_env_kwargs`).
+"""
+
+from __future__ import annotations
+
+import inspect
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from splitpoker.agents.training.config import check_algo_values
+from splitpoker.agents.training.run import ALGOS, algo_class
+
+EXECUTORS = ("ray", "local")
+TOP_KEYS = ("name", "description", "executor", "num_cpus", "total_timesteps", "eval_every", "seeds", "eval", "envs",
+            "algorithms", "references", "reference_kwargs")
+EVAL_KEYS = ("hands", "paired_hands", "seed", "solved")
+ENV_KEYS = ("id", "label", "kwargs")
+ALGO_KEYS = ("name", "algo", "policy", "n_envs", "algo_kwargs", "policy_kwargs", "warm_start")
+SCORER_MODULE = "splitpoker.agents.policies.setting_scorer"
+
+
+class ConfigError(ValueError):
+    """A benchmark configuration that cannot run: names the key or value and what was expected."""
+
+
+def _check_keys(data: Any, allowed: tuple[str, ...], where: str, required: tuple[str, ...] = ()) -> dict:
+    if not isinstance(data, dict):
+        raise ConfigError(f"{where} must be a mapping, got {type(data).__name__} {data!r}")
+    unknown = [k for k in data if k not in allowed]
+    if unknown:
+        raise ConfigError(f"unknown key {unknown[0]!r} in {where}: expected some of {list(allowed)}")
+    missing = [k for k in required if k not in data]
+    if missing:
+        raise ConfigError(f"{where} is missing {missing[0]!r}")
+    return data
+
+
+def _positive_int(value: Any, where: str, minimum: int = 1) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
+        raise ConfigError(f"{where}={value!r}: expected an integer >= {minimum}")
+    return value
+
+
+def resolve_policy(algo: str, name: str):
+    """The ``policy`` argument for ``algo``: an SB3 alias string (``MlpPolicy``) as is, else the
+    class of that name in :mod:`splitpoker.agents.policies.setting_scorer`. Unknown names raise :class:`ConfigError`."""
+    if not isinstance(name, str) or not name:
+        raise ConfigError(f"policy={name!r}: expected a policy name such as 'MlpPolicy'")
+    aliases = getattr(algo_class(algo), "policy_aliases", {})
+    if name in aliases:
+        return name
+    try:
+        import importlib
+
+        module = importlib.import_module(SCORER_MODULE)
+    except ImportError:
+        module = None
+    cls = getattr(module, name, None) if module is not None else None
+    if inspect.isclass(cls):
+        return cls
+    raise ConfigError(f"unknown policy {name!r} for algorithm {algo!r}: expected one of {sorted(aliases)}"
+                      f" or a policy class of {SCORER_MODULE}" + ("" if module else f" ({SCORER_MODULE} is not installed)"))
+
+
+@dataclass(frozen=True)
+class EnvSpec:
+    id: str
+    label: str
+    kwargs: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class AlgoSpec:
+    name: str
+    algo: str
+    policy: str = "MlpPolicy"
+    n_envs: int = 4
+    algo_kwargs: dict[str, Any] = field(default_factory=dict)
+    policy_kwargs: dict[str, Any] = field(default_factory=dict)
+    warm_start: dict[str, Any] | None = None  # splitpoker.agents.training.warm_start.WarmStart fields; None: pure RL
+
+
+@dataclass(frozen=True)
+class BenchmarkConfig:
+    name: str
+    envs: tuple[EnvSpec, ...]
+    algorithms: tuple[AlgoSpec, ...]
+    seeds: tuple[int, ...]
+    total_timesteps: int
+    eval_every: int
+    eval_hands: int = 1000
+    eval_paired_hands: int = 2000
+    eval_seed: int = 2024
+    executor: str = "ray"
+    num_cpus: int | None = None
+    references: tuple[str, ...] = ("house-way", "mc-best", "random")
+    reference_kwargs: dict[str, dict] = field(default_factory=dict)
+    description: str = ""
+    eval_solved: tuple[str, ...] = ()  # solved-store folders the evaluation sets look hands up in
+
+    @classmethod
+    def from_yaml(cls, path: str | Path, **overrides) -> BenchmarkConfig:
+        """Load, apply command-line ``overrides`` (:func:`apply_overrides`), validate."""
+        import yaml
+
+        path = Path(path)
+        if not path.exists():
+            raise ConfigError(f"benchmark config {path} does not exist")
+        try:
+            data = yaml.safe_load(path.read_text())
+        except yaml.YAMLError as e:
+            raise ConfigError(f"benchmark config {path} is not valid YAML: {e}") from None
+        if overrides:
+            data = apply_overrides(data, **overrides)
+        return cls.from_dict(data, where=str(path))
+
+    @classmethod
+    def from_dict(cls, data: Any, where: str = "config") -> BenchmarkConfig:  # noqa: C901 - one check per key
+        import splitpoker.envs as envs  # noqa: F401  (registers the ids)
+        from splitpoker.agents.policies.baselines import BASELINES
+
+        data = _check_keys(data, TOP_KEYS, where, required=("name", "envs", "algorithms", "seeds", "total_timesteps",
+                                                            "eval_every"))
+        name = data["name"]
+        if not isinstance(name, str) or not name or "/" in name:
+            raise ConfigError(f"name={name!r}: expected a non-empty name without '/'")
+        executor = data.get("executor", "ray")
+        if executor not in EXECUTORS:
+            raise ConfigError(f"executor={executor!r}: expected one of {list(EXECUTORS)}")
+        num_cpus = data.get("num_cpus")
+        if num_cpus is not None:
+            _positive_int(num_cpus, "num_cpus")
+        total = _positive_int(data["total_timesteps"], "total_timesteps")
+        every = _positive_int(data["eval_every"], "eval_every")
+        if every > total:
+            raise ConfigError(f"eval_every={every} exceeds total_timesteps={total}: expected at most the budget")
+        seeds = data["seeds"]
+        if not isinstance(seeds, list) or not seeds or any(isinstance(s, bool) or not isinstance(s, int) or s < 0 for s in seeds):
+            raise ConfigError(f"seeds={seeds!r}: expected a non-empty list of integers >= 0")
+        if len(set(seeds)) != len(seeds):
+            raise ConfigError(f"seeds={seeds!r} repeats a seed")
+        ev = _check_keys(data.get("eval") or {}, EVAL_KEYS, f"{where}: eval")
+        hands = _positive_int(ev.get("hands", 1000), "eval.hands", 2)
+        paired = _positive_int(ev.get("paired_hands", max(hands, 2000)), "eval.paired_hands", 2)
+        eval_seed = _positive_int(ev.get("seed", 2024), "eval.seed", 0)
+
+        env_list = data["envs"]
+        if not isinstance(env_list, list) or not env_list:
+            raise ConfigError(f"envs={env_list!r}: expected a non-empty list of {{id, kwargs}} mappings")
+        env_specs = []
+        for i, e in enumerate(env_list):
+            e = _check_keys(e, ENV_KEYS, f"envs[{i}]", required=("id",))
+            if e["id"] not in envs.ENV_IDS:
+                raise ConfigError(f"unknown env {e['id']!r} in envs[{i}]: expected one of {list(envs.ENV_IDS)}")
+            kwargs = e.get("kwargs") or {}
+            if not isinstance(kwargs, dict):
+                raise ConfigError(f"envs[{i}].kwargs must be a mapping, got {kwargs!r}")
+            _check_env_kwargs(e["id"], kwargs, f"envs[{i}]")
+            label = e.get("label") or e["id"].split("/")[-1]
+            env_specs.append(EnvSpec(e["id"], str(label), dict(kwargs)))
+        if len({e.label for e in env_specs}) != len(env_specs):
+            raise ConfigError("two envs share a label: give each a distinct 'label'")
+
+        algo_list = data["algorithms"]
+        if not isinstance(algo_list, list) or not algo_list:
+            raise ConfigError(f"algorithms={algo_list!r}: expected a non-empty list of {{name, algo, policy}} mappings")
+        algo_specs = []
+        for i, a in enumerate(algo_list):
+            a = _check_keys(a, ALGO_KEYS, f"algorithms[{i}]", required=("name", "algo"))
+            label = f"algorithms[{i}] ({a['name']!r})"
+            if not isinstance(a["name"], str) or not a["name"] or "/" in a["name"]:
+                raise ConfigError(f"{label}: name must be a non-empty string without '/'")
+            if a["algo"] not in ALGOS:
+                raise ConfigError(f"unknown algorithm {a['algo']!r} in {label}: expected one of {list(ALGOS)}")
+            policy = a.get("policy", "MlpPolicy")
+            try:
+                resolve_policy(a["algo"], policy)
+            except ConfigError as err:
+                raise ConfigError(f"{err} (in {label})") from None
+            n_envs = _positive_int(a.get("n_envs", 4), f"{label}.n_envs")
+            algo_kwargs = a.get("algo_kwargs") or {}
+            policy_kwargs = a.get("policy_kwargs") or {}
+            for k, v in (("algo_kwargs", algo_kwargs), ("policy_kwargs", policy_kwargs)):
+                if not isinstance(v, dict):
+                    raise ConfigError(f"{label}.{k} must be a mapping, got {v!r}")
+            params = set(inspect.signature(algo_class(a["algo"]).__init__).parameters) - {
+                "self", "policy", "env", "seed", "device", "policy_kwargs", "verbose", "tensorboard_log", "_init_setup_model"}
+            bad = [k for k in algo_kwargs if k not in params]
+            if bad:
+                raise ConfigError(f"unknown key {bad[0]!r} in {label}.algo_kwargs: expected some of {sorted(params)}")
+            try:
+                check_algo_values(a["algo"], algo_kwargs)  # ranges; schedules such as lin_2e-3
+            except ValueError as err:
+                raise ConfigError(f"{err} (in {label})") from None
+            warm = a.get("warm_start")
+            if warm is not None:
+                from splitpoker.agents.training.warm_start import WarmStart
+
+                try:
+                    WarmStart.from_dict(warm)
+                except (TypeError, ValueError) as err:
+                    raise ConfigError(f"{label}.warm_start: {err}") from None
+                warm = dict(warm)
+            algo_specs.append(AlgoSpec(a["name"], a["algo"], policy, n_envs, dict(algo_kwargs), dict(policy_kwargs), warm))
+        if len({a.name for a in algo_specs}) != len(algo_specs):
+            raise ConfigError("two algorithms share a name: give each a distinct 'name'")
+
+        refs = data.get("references", ["house-way", "mc-best", "random"]) or []
+        if not isinstance(refs, list):
+            raise ConfigError(f"references={refs!r}: expected a list of baseline names")
+        for r in refs:
+            if r not in BASELINES:
+                raise ConfigError(f"unknown reference policy {r!r}: expected some of {sorted(BASELINES)}")
+        ref_kwargs = data.get("reference_kwargs") or {}
+        if not isinstance(ref_kwargs, dict):
+            raise ConfigError(f"reference_kwargs={ref_kwargs!r}: expected a mapping of reference name to keywords")
+        for r, kw in ref_kwargs.items():
+            if r not in refs:
+                raise ConfigError(f"reference_kwargs names {r!r}, which is not among references {refs}")
+            if not isinstance(kw, dict):
+                raise ConfigError(f"reference_kwargs.{r} must be a mapping, got {kw!r}")
+            params = set(inspect.signature(BASELINES[r].__init__).parameters) - {"self", "kw", "kwargs"}
+            bad = [k for k in kw if k not in params]
+            if bad:
+                raise ConfigError(f"unknown key {bad[0]!r} in reference_kwargs.{r}: expected some of {sorted(params)}")
+        desc = data.get("description", "")
+        solved = ev.get("solved") or []
+        if not isinstance(solved, list) or not all(isinstance(d, str) and d for d in solved):
+            raise ConfigError(f"eval.solved={solved!r}: expected a list of solved-store folders (scripts/solve_all.py --out)")
+        return cls(name, tuple(env_specs), tuple(algo_specs), tuple(seeds), total, every, hands, paired, eval_seed,
+                   executor, num_cpus, tuple(refs), {k: dict(v) for k, v in ref_kwargs.items()}, str(desc or ""),
+                   tuple(solved))
+
+
+def apply_overrides(data: Any, *, algorithms: list[str] | None = None, envs: list[str] | None = None,
+                    references: list[str] | None = None,
+                    seeds: list[int] | None = None, total_timesteps: int | None = None, eval_every: int | None = None,
+                    eval_hands: int | None = None, paired_hands: int | None = None) -> dict:
+    """The raw config narrowed or re-budgeted from the command line, *before* validation: a subset
+    of its algorithms by name, of its environments by label, and other references (so a grid naming a policy that is not
+    installed still runs its other rows), other seeds, budget or evaluation size. Validate the
+    result with :meth:`BenchmarkConfig.from_dict`."""
+    import copy
+
+    if not isinstance(data, dict):
+        raise ConfigError(f"config must be a mapping, got {type(data).__name__} {data!r}")
+    data = copy.deepcopy(data)
+    if algorithms is not None:
+        names = [a.get("name") for a in data.get("algorithms") or [] if isinstance(a, dict)]
+        for n in algorithms:
+            if n not in names:
+                raise ConfigError(f"unknown algorithm name {n!r}: this config has {names}")
+        data["algorithms"] = [a for a in data["algorithms"] if a.get("name") in algorithms]
+    if envs is not None:
+        labels = [e.get("label") or str(e.get("id", "")).split("/")[-1] for e in data.get("envs") or [] if isinstance(e, dict)]
+        for n in envs:
+            if n not in labels:
+                raise ConfigError(f"unknown env label {n!r}: this config has {labels}")
+        data["envs"] = [e for e, label in zip(data["envs"], labels, strict=True) if label in envs]
+    if references is not None:
+        data["references"] = list(references)
+        data["reference_kwargs"] = {k: v for k, v in (data.get("reference_kwargs") or {}).items() if k in references}
+    if seeds is not None:
+        data["seeds"] = list(seeds)
+    for key, value in (("total_timesteps", total_timesteps), ("eval_every", eval_every)):
+        if value is not None:
+            data[key] = value
+    for key, value in (("hands", eval_hands), ("paired_hands", paired_hands)):
+        if value is not None:
+            data["eval"] = {**(data.get("eval") or {}), key: value}
+    return data
+
+
+def _check_env_kwargs(env_id: str, kwargs: dict, where: str) -> None:
+    """Build the environment once so that a bad keyword fails now, not inside a worker."""
+    import gymnasium as gym
+
+    try:
+        gym.make(env_id, **kwargs).close()
+    except (TypeError, ValueError) as e:
+        raise ConfigError(f"{where} ({env_id}): bad kwargs: {e}") from None

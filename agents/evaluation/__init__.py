@@ -1,0 +1,1 @@
+"""Evaluation of policies: common random numbers, exact regret, reports."""

@@ -1,0 +1,153 @@
+"""A fixed evaluation set whose every setting's exact EV is known, so that exact regret is a lookup.
+
+The set is the first ``hands`` deals of :func:`splitpoker.agents.evaluation.evaluate.hand_seeds` (``seed``) in one
+environment: hand ``i`` holds the player's cards of ``env.reset(seed=seeds[i])``. For each hand the
+exact solver (:mod:`splitpoker.envs.solver.exact`) gives the exact EV of all settings against the house-way dealer
+(all 53,524,680 dealer hands; fouled settings −1), once; the array is cached with its checksum
+(:mod:`splitpoker.envs.rules.cache`) under a key holding the env id, game, house-way style, rules (commission
+included), ``hands``, ``seed`` and the rules-source digest. A corrupt or stale entry is detected by
+the checksum or key and rebuilt, never used.
+
+Cached layout, ``float64[hands, 7 + n_settings]``::
+
+    columns 0..6     the player's seven sorted cards (card integers, exact in float64)
+    columns 7..      EV of setting 0, 1, ... per unit wagered (exact counts / N; fouled = -1.0)
+
+Scoring a policy: the setting it plays on hand ``i`` (``-1`` for a penalised invalid action,
+counted as EV −1, what a foul loses) → regret ``max(ev[i]) - ev[i, setting]``. The evaluation set's
+*hash* is the SHA-256 of the cached array file (recorded in every benchmark run directory).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+
+import numpy as np
+from splitpoker.agents.evaluation.evaluate import hand_seeds, mean_ci
+from splitpoker.envs.rules import RULES_SOURCE_DIGEST
+from splitpoker.envs.rules.cache import entry_paths, load_or_build
+from splitpoker.envs.rules.games.game import Game
+
+EVALSET_FORMAT = 1
+EVAL_ENV_OVERRIDES = {"dealer_samples": 1, "invalid_action": "penalize"}  # the real game; never raise
+
+
+@dataclass(frozen=True)
+class EvalSet:
+    """Cards and exact setting EVs of a fixed sample of hands.
+
+    Attributes:
+        env_id: the environment that deals the hands.
+        game, style: ``asia``/``paigow`` and the house-way style of the dealer.
+        seed: the seed of :func:`hand_seeds`; ``seeds`` the per-hand reset seeds.
+        cards: ``int64[hands, 7]`` the player's sorted cards.
+        ev: ``float64[hands, n_settings]`` exact EV of every setting.
+        sha256: checksum of the cached array (the set's identity).
+    """
+
+    env_id: str
+    game: str
+    style: str
+    seed: int
+    seeds: tuple[int, ...]
+    cards: np.ndarray
+    ev: np.ndarray
+    sha256: str
+
+    @property
+    def hands(self) -> int:
+        return int(self.cards.shape[0])
+
+    @property
+    def best(self) -> np.ndarray:
+        return self.ev.max(axis=1)
+
+    def regrets(self, settings: np.ndarray) -> np.ndarray:
+        """Per-hand exact regret of the played ``settings`` (``-1``: an invalid action, EV −1)."""
+        settings = np.asarray(settings, dtype=np.int64)
+        if settings.shape != (self.hands,):
+            raise ValueError(f"settings has shape {settings.shape}: expected ({self.hands},), one per evaluation hand")
+        if settings.max(initial=-1) >= self.ev.shape[1] or settings.min(initial=0) < -1:
+            raise ValueError(f"settings must lie in -1..{self.ev.shape[1] - 1}, got {settings.min()}..{settings.max()}")
+        played = np.where(settings >= 0, self.ev[np.arange(self.hands), np.maximum(settings, 0)], -1.0)
+        return self.best - played
+
+    def score(self, settings: np.ndarray, cards: np.ndarray | None = None) -> dict:
+        """Mean exact regret with its 95% interval (over hands), the share of hands played
+        optimally and the mean exact EV. ``cards`` (if given) must be the set's cards: the check
+        that the policy saw the same deals."""
+        if cards is not None and not np.array_equal(np.asarray(cards)[: self.hands], self.cards):
+            bad = int(np.flatnonzero((np.asarray(cards)[: self.hands] != self.cards).any(axis=1))[0])
+            raise ValueError(f"evaluation hand {bad} was dealt different cards than the evaluation set: not paired")
+        settings = np.asarray(settings, dtype=np.int64)[: self.hands]
+        r = self.regrets(settings)
+        m, ci = mean_ci(r)
+        ev, evci = mean_ci(self.best - r)
+        return {"hands": self.hands, "mean_regret": m, "regret_ci95": ci, "optimal_rate": float((r <= 0.0).mean()),
+                "mean_exact_ev": ev, "exact_ev_ci95": evci}
+
+
+def evalset_key(env_id: str, game: Game, hands: int, seed: int) -> dict:
+    return {"what": "rl evaluation set", "format": EVALSET_FORMAT, "env_id": env_id, "game": game.game,
+            "style": game.style.value, "rules": dataclasses.asdict(game.rules), "hands": int(hands),
+            "seed": int(seed), "rules_source": RULES_SOURCE_DIGEST}
+
+
+def make_eval_env(env_id: str, env_kwargs: dict):
+    """The environment a benchmark evaluates in: the training kwargs with one dealer hand per hand
+    (the real game) and invalid actions penalised (an agent that cannot mask must not crash it)."""
+    import gymnasium as gym
+
+    import splitpoker  # noqa: F401
+
+    return gym.make(env_id, **{**dict(env_kwargs), **EVAL_ENV_OVERRIDES})
+
+
+def game_of_env(env) -> Game:
+    """The :class:`Game` an environment plays (``env.unwrapped.game``)."""
+    return env.unwrapped.game
+
+
+def build_evalset_array(env, game: Game, seeds: list[int], solver=None, progress=None) -> np.ndarray:
+    """Deal each hand through ``env.reset(seed=...)`` and solve it exactly (no cache)."""
+    from splitpoker.envs.solver.exact import ExactSolver
+
+    solver = solver or ExactSolver(game)
+    out = np.empty((len(seeds), 7 + game.n_settings), dtype=np.float64)
+    for i, s in enumerate(seeds):
+        env.reset(seed=s)
+        cards = np.sort(np.asarray(env.unwrapped.player, dtype=np.int64))
+        out[i, :7] = cards
+        out[i, 7:] = solver.solve(cards).ev
+        if progress is not None:
+            progress(1)
+    return out
+
+
+def load_evalset(env_id: str, env_kwargs: dict, hands: int, seed: int, *, solver=None, progress=None,
+                 log=None, solved: tuple = ()) -> EvalSet:
+    """The cached evaluation set (built on first use: ~0.1-0.2 s per hand plus the dealer table).
+    ``solved``: solved-store folders (``scripts/solve_all.py``); hands whose class is in the one
+    made for this game are looked up instead of solved (the values are the same, exactly)."""
+    import json
+
+    if not isinstance(hands, int) or isinstance(hands, bool) or hands < 2:
+        raise ValueError(f"hands={hands!r}: expected an integer >= 2 (a confidence interval needs two hands)")
+    env = make_eval_env(env_id, env_kwargs)
+    try:
+        game = game_of_env(env)
+        seeds = hand_seeds(seed, hands)
+        key = evalset_key(env_id, game, hands, seed)
+        if solver is None and solved:
+            from splitpoker.agents.exact.solved_store import solver_for
+
+            solver = solver_for(game, solved)
+        name = f"rleval-{game.game}-{game.style.value}"
+        arr = load_or_build(name, key, lambda: build_evalset_array(env, game, seeds, solver, progress), log=log)
+    finally:
+        env.close()
+    meta = json.loads(entry_paths(name, key)[1].read_text())
+    cards = arr[:, :7].astype(np.int64)
+    return EvalSet(env_id, game.game, game.style.value, int(seed), tuple(seeds), cards,
+                   np.ascontiguousarray(arr[:, 7:]), meta["sha256"])

@@ -1,0 +1,1 @@
+"""Policies: the baselines (random, house way, Monte Carlo, exact), the setting scorer and the strategy table."""

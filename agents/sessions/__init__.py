@@ -1,0 +1,1 @@
+"""Bankroll sessions: the round distribution, the exact betting DP and session evaluation."""

@@ -1,0 +1,487 @@
+"""The Borgata Asia Poker house way (seed 002, "REVISED 11/3/06") as numba kernels.
+
+Input: a hand as a sorted ``int64[7]`` (card = rank*4 + suit, joker 52 last); output: an Asia
+setting index 0..104 (:mod:`splitpoker.envs.rules.games.asia`) and the id of the rule that chose it
+(``BORGATA_RULES[id]`` names it). Cards of one rank sit next to each other in the sorted hand
+(the joker, 52, right after the aces), so a rank group is a run of positions::
+
+    positions   0    1    2    3    4    5    6        hand sorted ascending by card integer
+    e.g.        4d   5s   6h   6c   7s   Jd   JK       ranks ascending; the joker counts as an ace
+    groups     [4] [5]  [6 6]      [7]  [J]  [A]       singles / pairs / trips as runs
+
+Classes (seed 002: "2-6=Low 7-1O=Medium J,Q,K,A=High"); the joker counts as an ace when the hand
+is classified (it can pair an ace), and as the card it stands for inside a four-card straight or
+flush (docs/house_ways.md (asia-borgata), D1). Every rule below is a small function returning the
+positions ``(low, medium_a, medium_b)``; the high hand is the other four cards. Equal-rank cards
+are dealt lowest card integer first, to the high hand first, then medium, then low; afterwards
+:func:`best_suits_borgata` swaps a high card for an equal-rank card of the medium/low
+hand when that makes a better high hand (a flush or joker straight); medium and low values only
+depend on ranks, so they never change (D2). A setting that would still be fouled is replaced by
+:func:`splitpoker.envs.rules.house_ways.common.asia_best_unfouled` under rule id ``FALLBACK`` (the exhaustive
+check over all C(53, 7) hands finds none).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+from splitpoker.envs.rules.games.asia import asia_is_fouled, asia_setting_ranks
+from splitpoker.envs.rules.house_ways.common import (
+    ACE,
+    JACK,
+    KING,
+    QUEEN,
+    SCRATCH_SIZE,
+    SIX,
+    asia_best_unfouled,
+    asia_index,
+    best_suits_borgata,
+    group_hand,
+    may_make_straight_or_flush,
+)
+from splitpoker.envs.rules.house_ways.rule_ids import BORGATA_RULES, BorgataRule
+from splitpoker.envs.rules.house_ways.straights import (
+    MODE_IN_ADDITION,
+    MODE_NO_PAIR,
+    MODE_PAIR_INSIDE,
+    best_straight_or_flush,
+)
+
+R = BorgataRule  # numba reads IntEnum members as integer constants
+
+# ------------------------------------------------------------------------------------------------
+# the rules: positions in, (low, medium_a, medium_b) out. ``s`` = singles, ``p`` = pairs (start
+# positions), highest rank first; ``t``/``q``/``f`` = start of the trips / quads / five aces.
+
+
+@njit(cache=True)
+def no_pair(s):
+    """*NO PAIR - Place the highest card in the high hand, second highest card in the medium hand,
+    and third highest card in the low hand Place fourth highest card in the medium hand and the
+    remaining cards in the high hand."""
+    return s[2], s[1], s[3]
+
+
+@njit(cache=True)
+def one_pair(s):
+    """*ONE PAIR - Place the pair in the high hand, the highest and third highest cards in the
+    medium hand and the second highest card in the low hand."""
+    return s[1], s[0], s[2]
+
+
+@njit(cache=True)
+def one_pair_split_high_pair(p, s):
+    """** High pair with one or no other high card, always split up the pair
+
+    One of the pair high, one medium (D4); the highest single joins the high hand so that it
+    outranks the medium (pair card + third highest); the second highest stays low."""
+    return s[1], p + 1, s[2]
+
+
+@njit(cache=True)
+def two_pairs(p, s):
+    """*TWO PAIRS - Always split.
+
+    Higher pair high, lower pair medium, highest single low, the other two high (D5)."""
+    return s[0], p[1], p[1] + 1
+
+
+@njit(cache=True)
+def two_pairs_split_aces_kings(p, s):
+    """Exception: - Pair of Aces or Kings with any other pair, play the other pair in the high
+    hand and split Aces! Kings, one in the medium hand and one in the low hand, UNLESS you have
+    another high card, then don’t split.
+
+    The medium A/K takes the highest single (D6)."""
+    return p[0] + 1, p[0], s[0]
+
+
+@njit(cache=True)
+def three_pairs(p, x):
+    """*THREE PAIRS - Always play the highest pair in the medium hand and two pairs in the high
+    hand."""
+    return x, p[0], p[0] + 1
+
+
+@njit(cache=True)
+def three_pairs_split_aces_kings(p, x):
+    """Exception: - Three pairs when one of the pairs are Aces or Kings. Place one Ace/King in the
+    medium and one in the low hand, unless you have another high card, then keep the pair
+    together in the medium hand."""
+    return p[0] + 1, p[0], x
+
+
+@njit(cache=True)
+def three_high_pairs(p, x, x_is_high):
+    """- Any three high pairs, place second high pair in the high hand, lowest pair in the medium
+    hand and split the high pair, place one in the low, UNLESS you have another high card place
+    in low hand.
+
+    With a high singleton it goes low and the highest pair stays high with the second (D8)."""
+    if x_is_high:
+        return x, p[2], p[2] + 1
+    return p[0] + 1, p[2], p[2] + 1
+
+
+@njit(cache=True)
+def trips(s):
+    """*THREE OF A KIND - Always play three of a kind in the high hand, highest and third single
+    ranking card in the medium hand, second highest in the low hand."""
+    return s[1], s[0], s[2]
+
+
+@njit(cache=True)
+def trips_akq_split(t, s):
+    """- Three Aces, Kings or Queens- place one in the high, medium and low hand.
+
+    The medium one takes the second highest single, the high one the others (D9)."""
+    return t + 2, t + 1, s[1]
+
+
+@njit(cache=True)
+def trips_akq_high_cards(t, s, r):
+    """- Three Aces, Kings or Queens with one or two high cards -always play one pair in the high
+    hand.
+
+    The third card joins the singles, placed as ONE PAIR: 1st+3rd medium, 2nd low (D9)."""
+    u = np.empty(5, dtype=np.int64)
+    k = 0
+    placed = False
+    for i in range(4):
+        if not placed and r[t + 2] > r[s[i]]:
+            u[k] = t + 2
+            k += 1
+            placed = True
+        u[k] = s[i]
+        k += 1
+    if not placed:
+        u[4] = t + 2
+    return u[1], u[0], u[2]
+
+
+@njit(cache=True)
+def trips_jacks_one_high(t, s):
+    """- Three Jacks with one high card- place one Jack in the low hand.
+
+    The two highest singles medium (seed 000's wording), the pair of jacks high."""
+    return t + 2, s[0], s[1]
+
+
+@njit(cache=True)
+def trips_jacks_no_high(t, s):
+    """- Three Jacks without any high card - play one pair in the high hand and the third Jack in
+    the medium hand
+
+    The highest single low, the second with the jack (seed 000's wording)."""
+    return s[0], t + 2, s[1]
+
+
+@njit(cache=True)
+def trips_twice(t):
+    """*THREE OF A KIND TWICE - Always play the lowest three of a kind in the high hand, and split
+    up the highest three of a kind - play a pair in the medium hand and the final card in the low
+    hand"""
+    return t[0] + 2, t[0], t[0] + 1
+
+
+@njit(cache=True)
+def full_house(t, p, s):
+    """*FULL HOUSE - Always play three of a kind in the high hand, and a pair in the medium hand.
+
+    The higher single low, the lower with the trips (D12)."""
+    return s[0], p, p + 1
+
+
+@njit(cache=True)
+def full_house_akq_trips(t, p):
+    """Exception: - Three Aces, Kings or Queens. Play pair of Aces, Kings, Queens in the high hand
+    and one Ace, King, Queen in the low hand.
+
+    The pair medium; only when it ranks below the trips (else it would foul, D12)."""
+    return t + 2, p, p + 1
+
+
+@njit(cache=True)
+def full_house_aces_kings_pair(p, s):
+    """- Any three of a kind with a pair of Aces or Kings, then split the Aces/Kings, place one in
+    the medium hand and one in low hand.
+
+    The medium one takes the higher single (D12)."""
+    return p + 1, p, s[0]
+
+
+@njit(cache=True)
+def full_house_pair(p):
+    """*FULL HOUSE WITH A PAIR - Always play three of a kind in the high hand, the low pair in the
+    medium hand and one card of the high pair in the low hand."""
+    return p[0] + 1, p[1], p[1] + 1
+
+
+@njit(cache=True)
+def full_house_pair_high_trips(t):
+    """Exception: - Any high three of a kind with 2 medium/low pairs, play the two pairs in the
+    high hand and split the three of a kind — a pair in the medium hand and the third card in the
+    low hand."""
+    return t + 2, t, t + 1
+
+
+@njit(cache=True)
+def quads(q, s):
+    """*FOUR OF A KIND - Always split
+
+    A pair high and a pair medium (seed 000), the highest single low (D13)."""
+    return s[0], q + 2, q + 3
+
+
+@njit(cache=True)
+def quads_low_with_ace(s):
+    """Exception - Low four of a kind with 2 high cards when one of them is Ace, then keep four of
+    a kind in the high hand.
+
+    The three singles: highest and lowest medium, middle low (D13)."""
+    return s[1], s[0], s[2]
+
+
+@njit(cache=True)
+def quads_aces_kings(q, s):
+    """- Four Aces or Kings - Play one pair in the high hand, one in the medium, and one in the
+    low hand, unless you have another high card, then keep pair in the high and medium hand.
+
+    The medium one takes the highest single (D13)."""
+    return q + 3, q + 2, s[0]
+
+
+@njit(cache=True)
+def quads_pair(p, x):
+    """*FOUR OF A KIND WITH A PAIR - Play four of a kind in the high hand and pair in the medium
+    hand."""
+    return x, p, p + 1
+
+
+@njit(cache=True)
+def quads_pair_aces_kings(q, p):
+    """Exception: - Four Aces or Kings - Play three Aces/Kings in the high hand one Ace/ King in
+    the low hand.
+
+    The pair medium, the single with the three (D14)."""
+    return q + 3, p, p + 1
+
+
+@njit(cache=True)
+def quads_trips(t):
+    """*FOUR OF A KIND WITH THREE OF A KIND - Play four of a kind in the high hand and pair in the
+    medium hand."""
+    return t + 2, t, t + 1
+
+
+@njit(cache=True)
+def quads_trips_akq(q):
+    """Exception: - Four Aces, Kings or Queens - Play other three of a kind in the high hand,
+    split up the four of a kind — a pair in the medium hand and one in the low hand."""
+    return q + 3, q + 1, q + 2
+
+
+@njit(cache=True)
+def five_aces(f):
+    """*FIVE ACES - Play a pair of Aces in the high hand, a pair of Aces in the medium hand, and
+    one Ace in the low hand."""
+    return f + 4, f + 2, f + 3
+
+
+@njit(cache=True)
+def straight_flush_rules(hand, r, counts, s, p, n_pairs, n_trips, high_rank):
+    """*STRAIGHTS, FLUSHES, STRAIGHT FLUSHES, AND ROYAL FLUSH: ``(low, med_a, med_b, rule)``;
+    rule -1 hands the hand to its pair rule.
+
+    * "With one pair, two pairs, three pairs or three of a kind IN ADDITION to the straight or
+      flush, keep the straight or flush in the high hand and a pair in the medium hand UNLESS YOU
+      HAVE A PAIR OF ACES. With a pair of Aces, play the straight or flush in the high hand and
+      split the pair of Aces; one in the medium hand and one in the low hand." (a whole pair or
+      three of a kind outside the straight/flush, D11)
+    * "If the hand contains two pairs use the TWO PAIR rule. - If the hand contains three pairs
+      use the THREE PAIR rule. - If the hand contains three of a kind use the THREE OF A KIND
+      rule."
+    * "If the hand contains one pair inside the straight or flush and you have 1 King or 1 Ace OR
+      2 additional high cards outside the straight or flush, play the straight or flush in the
+      high hand Otherwise, play the pair in the high hand (Please note that we do not revert back
+      to the one pair rule from this point)" (pair high, singles as in ONE PAIR: worked
+      example 2, D10)
+    * "With no pair, play the straight or flush in the high hand unless the straight or flush
+      contains 3 or 4 high cards; then use the NO PAIR rule."
+    """
+    if n_pairs + n_trips > 0 and n_pairs < 3:
+        lo, ma, mb, both = best_straight_or_flush(hand, r, counts, high_rank, MODE_IN_ADDITION)
+        if lo >= 0:
+            if both:
+                return lo, ma, mb, R.SF_BOTH
+            if r[lo] == ACE and r[ma] != r[mb]:
+                return lo, ma, mb, R.SF_ACES_IN_ADDITION
+            return lo, ma, mb, R.SF_IN_ADDITION
+    if n_pairs >= 2 or n_trips > 0:
+        return -1, -1, -1, -1
+    if n_pairs == 1:
+        lo, ma, mb, both = best_straight_or_flush(hand, r, counts, high_rank, MODE_PAIR_INSIDE)
+        if lo >= 0:
+            return lo, ma, mb, R.SF_BOTH if both else R.SF_PAIR_INSIDE
+        lo, ma, mb = one_pair(s)
+        return lo, ma, mb, R.SF_PAIR_INSIDE_PAIR_HIGH
+    lo, ma, mb, both = best_straight_or_flush(hand, r, counts, high_rank, MODE_NO_PAIR)
+    if lo >= 0:
+        return lo, ma, mb, R.SF_BOTH if both else R.SF_NO_PAIR
+    lo, ma, mb = no_pair(s)
+    return lo, ma, mb, R.SF_NO_PAIR_TOO_HIGH
+
+
+# ------------------------------------------------------------------------------------------------
+# dispatch
+
+
+@njit(cache=True)
+def _n_high(r, s, n):
+    k = 0
+    for i in range(n):
+        if r[s[i]] >= JACK:
+            k += 1
+    return k
+
+
+@njit(cache=True)
+def _pair_rules(hand, r, counts, s, ns, p, n_pairs, t, n_trips, high_rank):
+    """Hands without a full house or better: the straight/flush section first, then the rules by
+    number of pairs/trips."""
+    if may_make_straight_or_flush(hand, 4):
+        lo, ma, mb, rule = straight_flush_rules(hand, r, counts, s, p, n_pairs, n_trips, high_rank)
+        if rule >= 0:
+            return lo, ma, mb, rule
+    high_singles = _n_high(r, s, ns)
+    if n_trips == 1:
+        tr = r[t[0]]
+        if tr >= QUEEN:
+            if high_singles == 0:
+                return trips_akq_split(t[0], s) + (R.TRIPS_AKQ_SPLIT,)
+            if high_singles <= 2:
+                return trips_akq_high_cards(t[0], s, r) + (R.TRIPS_AKQ_HIGH_CARDS,)
+        elif tr == JACK:
+            if high_singles == 1:
+                return trips_jacks_one_high(t[0], s) + (R.TRIPS_JACKS_ONE_HIGH,)
+            if high_singles == 0:
+                return trips_jacks_no_high(t[0], s) + (R.TRIPS_JACKS_NO_HIGH,)
+        return trips(s) + (R.TRIPS,)
+    if n_pairs == 3:
+        x = s[0]
+        x_high = r[x] >= JACK
+        if r[p[2]] >= JACK:
+            rule = R.THREE_PAIRS_HIGH_PAIRS_HIGH_CARD if x_high else R.THREE_PAIRS_HIGH_PAIRS
+            return three_high_pairs(p, x, x_high) + (rule,)
+        if r[p[0]] >= KING:
+            if x_high:
+                return three_pairs(p, x) + (R.THREE_PAIRS_ACES_KINGS_HIGH_CARD,)
+            return three_pairs_split_aces_kings(p, x) + (R.THREE_PAIRS_SPLIT_ACES_KINGS,)
+        return three_pairs(p, x) + (R.THREE_PAIRS,)
+    if n_pairs == 2:
+        if r[p[0]] >= KING:
+            if high_singles > 0:
+                return two_pairs(p, s) + (R.TWO_PAIRS_ACES_KINGS_HIGH_CARD,)
+            return two_pairs_split_aces_kings(p, s) + (R.TWO_PAIRS_SPLIT_ACES_KINGS,)
+        return two_pairs(p, s) + (R.TWO_PAIRS,)
+    if n_pairs == 1:
+        if r[p[0]] >= JACK:
+            if high_singles <= 1:
+                return one_pair_split_high_pair(p[0], s) + (R.ONE_PAIR_SPLIT_HIGH_PAIR,)
+            return one_pair(s) + (R.ONE_PAIR_HIGH_PAIR_KEPT,)
+        return one_pair(s) + (R.ONE_PAIR,)
+    return no_pair(s) + (R.NO_PAIR,)
+
+
+@njit(cache=True)
+def _big_hand_rules(r, s, ns, p, n_pairs, t, n_trips, q, f):
+    """Full houses, four of a kind, five aces (straights and flushes are not looked at, D3)."""
+    if f >= 0:
+        lo, ma, mb = five_aces(f)
+        return lo, ma, mb, R.FIVE_ACES
+    if q >= 0:
+        qr = r[q]
+        if n_trips == 1:
+            if qr >= QUEEN:
+                return quads_trips_akq(q) + (R.QUADS_TRIPS_AKQ,)
+            return quads_trips(t[0]) + (R.QUADS_TRIPS,)
+        if n_pairs == 1:
+            if qr >= KING:
+                return quads_pair_aces_kings(q, p[0]) + (R.QUADS_PAIR_ACES_KINGS,)
+            return quads_pair(p[0], s[0]) + (R.QUADS_PAIR,)
+        high_singles = _n_high(r, s, ns)
+        if qr <= SIX and high_singles >= 2 and r[s[0]] == ACE:
+            return quads_low_with_ace(s) + (R.QUADS_LOW_WITH_ACE,)
+        if qr >= KING:
+            if high_singles == 0:
+                return quads_aces_kings(q, s) + (R.QUADS_ACES_KINGS,)
+            return quads(q, s) + (R.QUADS_ACES_KINGS_HIGH_CARD,)
+        return quads(q, s) + (R.QUADS,)
+    if n_trips == 2:
+        return trips_twice(t) + (R.TRIPS_TWICE,)
+    tt = t[0]
+    if n_pairs == 2:
+        if r[tt] >= JACK and r[p[0]] < JACK:
+            return full_house_pair_high_trips(tt) + (R.FULL_HOUSE_PAIR_HIGH_TRIPS,)
+        return full_house_pair(p) + (R.FULL_HOUSE_PAIR,)
+    pp = p[0]
+    if r[tt] >= QUEEN and r[pp] < r[tt]:
+        return full_house_akq_trips(tt, pp) + (R.FULL_HOUSE_AKQ_TRIPS,)
+    if r[pp] >= KING:
+        return full_house_aces_kings_pair(pp, s) + (R.FULL_HOUSE_ACES_KINGS_PAIR,)
+    return full_house(tt, pp, s) + (R.FULL_HOUSE,)
+
+
+@njit(cache=True)
+def house_way_borgata_with_rule(hand, high_rank, high_to_two):
+    """Setting index (0..104) and rule id (``BORGATA_RULES``) of the Borgata house way for a
+    sorted ``int64[7]`` hand; ``high_rank``/``high_to_two`` from :func:`asia_high_table`."""
+    r = np.empty(SCRATCH_SIZE, dtype=np.int64)
+    gr = np.empty(SCRATCH_SIZE, dtype=np.int64)
+    gs = np.empty(SCRATCH_SIZE, dtype=np.int64)
+    gc = np.empty(SCRATCH_SIZE, dtype=np.int64)
+    buf = np.zeros(25, dtype=np.int64)
+    counts = buf[0:13]
+    s = buf[13:20]
+    p = buf[20:23]
+    t = buf[23:25]
+    ns = 0
+    n_pairs = 0
+    n_trips = 0
+    q = -1
+    f = -1
+    for k in range(group_hand(hand, r, gr, gs, gc)):
+        c = gc[k]
+        counts[gr[k]] = c
+        if c == 1:
+            s[ns] = gs[k]
+            ns += 1
+        elif c == 2:
+            p[n_pairs] = gs[k]
+            n_pairs += 1
+        elif c == 3:
+            t[n_trips] = gs[k]
+            n_trips += 1
+        elif c == 4:
+            q = gs[k]
+        else:
+            f = gs[k]
+    if f >= 0 or q >= 0 or n_trips == 2 or (n_trips == 1 and n_pairs > 0):
+        lo, ma, mb, rule = _big_hand_rules(r, s, ns, p, n_pairs, t, n_trips, q, f)
+    else:
+        lo, ma, mb, rule = _pair_rules(hand, r, counts, s, ns, p, n_pairs, t, n_trips, high_rank)
+    lo, ma, mb = best_suits_borgata(hand, r, lo, ma, mb, high_rank)
+    setting = asia_index(lo, ma, mb)
+    hr, mr, lr = asia_setting_ranks(hand, setting, high_rank)
+    if asia_is_fouled(hr, mr, lr, high_to_two):
+        return asia_best_unfouled(hand, high_rank, high_to_two), R.FALLBACK
+    return setting, rule
+
+
+@njit(cache=True)
+def house_way_borgata(hand, high_rank, high_to_two):
+    """Setting index (0..104) of the Borgata house way (see :func:`house_way_borgata_with_rule`)."""
+    return house_way_borgata_with_rule(hand, high_rank, high_to_two)[0]
+
+
+__all__ = ["BORGATA_RULES", "BorgataRule", "house_way_borgata", "house_way_borgata_with_rule"]

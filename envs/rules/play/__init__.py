@@ -1,0 +1,1 @@
+"""Playing rounds: dealing, seed streams, the round kernels, the Round API and Monte Carlo."""

@@ -1,0 +1,1 @@
+"""Hand ranking: the raw-key evaluators, the rank tables, hand categories and combinatorics."""

@@ -1,0 +1,153 @@
+"""``TableRules``: one casino table's game, house way, pay tables and limits, validated once, and
+the arrays its settlement kernel takes (:mod:`splitpoker.envs.rules.table.table`)."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+from splitpoker.envs.rules.bonus.paytables import (
+    ENVY_QUALIFYING_FORTUNE_WAGER,
+    PayTable,
+    get_paytable,
+)
+from splitpoker.envs.rules.games.asia import N_ASIA_SETTINGS
+from splitpoker.envs.rules.games.options import AsiaRules, PaiGowRules
+from splitpoker.envs.rules.games.paigow import N_PAIGOW_SETTINGS
+from splitpoker.envs.rules.house_ways.registry import HouseWayStyle
+from splitpoker.envs.rules.ranking.rank_tables import asia_high_table, paigow_back_table
+
+
+def _check_amount(name: str, x) -> float:
+    if isinstance(x, bool) or not isinstance(x, (int, float, np.integer, np.floating)) or not math.isfinite(float(x)):
+        raise ValueError(f"{name}={x!r}: expected a finite number of chips")
+    return float(x)
+
+
+@dataclass(frozen=True)
+class TableRules:
+    """One table's game, house way, pay tables and limits (validated; ``None`` = the game's default).
+
+    Attributes:
+        game: ``"asia"`` or ``"paigow"``.
+        house_way: the dealer's style (default ``asia-000`` / ``paigow-igw``).
+        rules: :class:`AsiaRules` / :class:`PaiGowRules` (default options).
+        bonus_paytable: Asia ``seed-000`` / Pai Gow ``fortune`` (name, table or None = no bonus).
+        envy_paytable: Pai Gow ``envy`` (None = no Envy; Asia has none).
+        envy_unit: chips per Envy unit (default $1: the Envy column's "5" is $5).
+        envy_min_fortune: smallest Fortune wager that qualifies for Envy (seed 004: $5).
+        main_min, main_max, bonus_max, chip: table limits (Asia seed 000: ante $5..$1000, bonus
+            up to $100, $5 chips; Pai Gow: wager $5..$500, Fortune up to $100, $1 chips).
+    """
+
+    game: str = "paigow"
+    house_way: Any = None
+    rules: Any = None
+    bonus_paytable: Any = "default"
+    envy_paytable: Any = "default"
+    envy_unit: float = 1.0
+    envy_min_fortune: float = ENVY_QUALIFYING_FORTUNE_WAGER
+    main_min: float | None = None
+    main_max: float | None = None
+    bonus_max: float | None = None
+    chip: float | None = None
+    _arrays: dict = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self):
+        if self.game not in ("asia", "paigow"):
+            raise ValueError(f"game={self.game!r}: expected 'asia' or 'paigow'")
+        asia = self.game == "asia"
+        set_ = lambda k, v: object.__setattr__(self, k, v)  # noqa: E731 (frozen dataclass)
+        set_("house_way", HouseWayStyle.parse(self.house_way or ("asia-000" if asia else "paigow-igw"), game=self.game).value)
+        rules_cls = AsiaRules if asia else PaiGowRules
+        if self.rules is None:
+            set_("rules", rules_cls())
+        elif isinstance(self.rules, dict):
+            set_("rules", rules_cls.from_dict(self.rules))
+        elif not isinstance(self.rules, rules_cls):
+            raise ValueError(f"rules={self.rules!r}: expected {rules_cls.__name__} or a dict of its options")
+        bonus = ("seed-000" if asia else "fortune") if self.bonus_paytable == "default" else self.bonus_paytable
+        set_("bonus_paytable", self._table(bonus, "odds", "bonus_paytable"))
+        envy = (None if asia else "envy") if self.envy_paytable == "default" else self.envy_paytable
+        if asia and envy is not None:
+            raise ValueError(f"envy_paytable={envy!r}: Asia Poker has no Envy bonus (seed 000 pays only the player's own hand); use None")
+        set_("envy_paytable", self._table(envy, "envy", "envy_paytable"))
+        defaults = (5.0, 1000.0, 100.0, 5.0) if asia else (5.0, 500.0, 100.0, 1.0)
+        for name, d in zip(("main_min", "main_max", "bonus_max", "chip"), defaults, strict=True):
+            v = d if getattr(self, name) is None else _check_amount(name, getattr(self, name))
+            set_(name, v)
+        if not 0 < self.chip <= self.main_min <= self.main_max:
+            raise ValueError(f"limits chip={self.chip:g}, main_min={self.main_min:g}, main_max={self.main_max:g}: "
+                             "expected 0 < chip <= main_min <= main_max")
+        if self.bonus_max < 0:
+            raise ValueError(f"bonus_max={self.bonus_max:g}: expected 0 or more")
+        set_("envy_unit", _check_amount("envy_unit", self.envy_unit))
+        set_("envy_min_fortune", _check_amount("envy_min_fortune", self.envy_min_fortune))
+        if self.envy_unit <= 0 or self.envy_min_fortune <= 0:
+            raise ValueError(f"envy_unit={self.envy_unit:g}, envy_min_fortune={self.envy_min_fortune:g}: expected positive amounts")
+        set_("_arrays", {})
+
+    def _table(self, value, kind: str, what: str) -> PayTable | None:
+        if value is None:
+            return None
+        table = value if isinstance(value, PayTable) else (
+            PayTable.from_dict(value) if isinstance(value, dict) else get_paytable(str(value)))
+        if table.game != self.game or table.kind != kind:
+            raise ValueError(f"{what} {table.name!r} is a {table.game}/{table.kind} table: expected a {self.game} {kind} table")
+        return table
+
+    # ---- derived, cached ---------------------------------------------------------------------
+    @property
+    def n_settings(self) -> int:
+        return N_ASIA_SETTINGS if self.game == "asia" else N_PAIGOW_SETTINGS
+
+    @property
+    def has_envy(self) -> bool:
+        return self.envy_paytable is not None
+
+    def arrays(self) -> dict[str, Any]:
+        """The integer/float arrays the kernels take (built once per rules object)."""
+        a = self._arrays
+        if not a:
+            table = asia_high_table(self.rules) if self.game == "asia" else paigow_back_table(self.rules)
+            a["rank"] = table.rank
+            a["to_two"] = table.class_to_two.astype(np.int64)
+            a["cat5"] = paigow_back_table().category
+            a["style_id"] = HouseWayStyle.parse(self.house_way).style_id
+            a["commission"] = float(getattr(self.rules, "commission", 0.0))
+            bt = self.bonus_paytable
+            a["bonus_odds"] = bt.odds_array() if bt is not None else np.zeros(1 << 17)
+            a["bonus_cap"] = float(bt.max_payout) if bt is not None and bt.max_payout is not None else math.inf
+            et = self.envy_paytable
+            a["envy_amount"] = et.odds_array() * self.envy_unit if et is not None else np.zeros(1 << 17)
+        return a
+
+    def check_bet(self, main, bonus=0.0, envy: bool = False) -> tuple[float, float, bool]:
+        """Validate one seat's wagers against the limits; returns them as floats."""
+        main = _check_amount("main wager", main)
+        bonus = _check_amount("bonus wager", bonus)
+        what = "ante" if self.game == "asia" else "wager"
+        bname = "bonus" if self.game == "asia" else "Fortune"
+        if not self.main_min <= main <= self.main_max:
+            raise ValueError(f"{what} ${main:g} is off the table limits: expected ${self.main_min:g}..${self.main_max:g}")
+        if abs(main / self.chip - round(main / self.chip)) > 1e-9:
+            raise ValueError(f"{what} ${main:g} is not a multiple of the ${self.chip:g} chip")
+        if bonus != 0:
+            if self.bonus_paytable is None:
+                raise ValueError(f"{bname} wager ${bonus:g}: this table offers no {bname} bet (bonus_paytable is None)")
+            if not self.chip <= bonus <= self.bonus_max:
+                raise ValueError(f"{bname} wager ${bonus:g} is off the table limits: expected 0 or ${self.chip:g}..${self.bonus_max:g}")
+            if abs(bonus / self.chip - round(bonus / self.chip)) > 1e-9:
+                raise ValueError(f"{bname} wager ${bonus:g} is not a multiple of the ${self.chip:g} chip")
+        if not isinstance(envy, (bool, np.bool_)):
+            raise ValueError(f"envy={envy!r}: expected True or False")
+        if envy:
+            if not self.has_envy:
+                raise ValueError(f"an Envy wager on a {self.game} table without an Envy pay table: "
+                                 + ("Asia Poker has no Envy bonus" if self.game == "asia" else "envy_paytable is None"))
+            if bonus < self.envy_min_fortune:
+                raise ValueError(f"an Envy wager needs a Fortune wager of ${self.envy_min_fortune:g} or more, got ${bonus:g} "
+                                 "(seed 004: 'With a wager of $5 or more on the Fortune Bonus Spot, the Player is qualified')")
+        return main, bonus, bool(envy)

@@ -1,0 +1,320 @@
+"""What every script in ``scripts/`` shares: checked arguments, strict JSON, atomic writes, output
+paths checked before the work, and Ctrl-C.
+
+Conventions (one place, so every script behaves alike):
+
+* **Bad values exit 2 before any work** with a message naming the flag, the value and what is
+  allowed: argparse ``type=`` functions below (:func:`seed`, :func:`count`, :func:`positive_float`).
+* **Seeds** are integers ``0 .. 2**63 - 1``: the counter-based deal keeps 63 bits, so a negative
+  seed or one >= 2**63 would silently deal the same cards as another seed.
+* **JSON flags** (``--env-kwargs``, ``--table``) take a JSON object, parsed by :func:`json_object`.
+* **Sizes are bounded** (each flag states its bound and why: memory or time).
+* **Output files** (``--out``, ``--plot``): the folder must already exist and be writable (it is
+  not created: a typo in a folder name is refused rather than silently made), checked before the
+  work; JSON is written atomically (temporary file in the same folder, then rename).
+* **JSON is strict**: ``NaN``/``inf`` become ``null`` (``allow_nan=False``), numpy scalars plain
+  numbers.
+* **Ctrl-C** exits 130 with one line on stderr, keeping partial results where they make sense;
+  long numba work runs in chunks so Python checks for the interrupt between chunks (< 1 s).
+  :func:`install_startup_interrupt` covers the seconds of imports before ``main`` runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import signal
+import sys
+import tempfile
+import threading
+from pathlib import Path
+from typing import Any
+
+MAX_SEED = 2**63 - 1
+EXIT_INTERRUPTED = 130
+
+
+class CliError(ValueError):
+    """A bad command-line value: ``main`` prints ``error: <message>`` and exits 2."""
+
+
+def _interrupted_during_startup(signum, frame):  # pragma: no cover - exercised in subprocess tests
+    sys.stderr.write("interrupted (while starting up; nothing was done)\n")
+    sys.stderr.flush()
+    os._exit(EXIT_INTERRUPTED)
+
+
+def install_startup_interrupt() -> None:
+    """Call first thing in a script run as a program: a Ctrl-C during the imports (numba loads
+    its kernels for a few seconds) exits 130 with one line instead of a traceback.
+    :func:`handle_interrupts` restores Python's ``KeyboardInterrupt`` once ``main`` runs."""
+    signal.signal(signal.SIGINT, _interrupted_during_startup)
+
+
+_sigint = {"seen": False}
+
+
+def _numba_compiling() -> bool:
+    compiler_lock = sys.modules.get("numba.core.compiler_lock")
+    try:
+        return bool(compiler_lock and compiler_lock.global_compiler_lock.is_locked())
+    except Exception:  # pragma: no cover - a numba without the lock's is_locked()
+        return False
+
+
+def _raise_interrupt(signum, frame):
+    _sigint["seen"] = True
+    if _numba_compiling():
+        # a KeyboardInterrupt raised inside numba's compiler surfaces in a ctypes callback as an
+        # "Exception ignored" traceback and leaves numba unusable: ask again once it is done
+        threading.Timer(0.05, os.kill, (os.getpid(), signal.SIGINT)).start()
+        return
+    raise KeyboardInterrupt
+
+
+def handle_interrupts() -> None:
+    """From here on Ctrl-C raises ``KeyboardInterrupt`` (caught by the script's ``main``) and is
+    remembered (see :func:`is_interrupt`). Only in a script run as a program: a caller's own
+    handler (a test runner's) is left alone."""
+    if signal.getsignal(signal.SIGINT) is _interrupted_during_startup:
+        signal.signal(signal.SIGINT, _raise_interrupt)
+
+
+def is_interrupt(exc: BaseException) -> bool:
+    """Whether ``exc`` is a Ctrl-C, or an error raised after one: a ``KeyboardInterrupt`` that
+    lands inside numba's compiler can resurface as an unrelated error (seen: ``RuntimeError: no
+    compiled object yet``); it still means the user pressed Ctrl-C."""
+    return isinstance(exc, KeyboardInterrupt) or (_sigint["seen"] and isinstance(exc, Exception))
+
+
+def interrupted(what: str = "") -> int:
+    """Print the one-line interrupt message and return the exit code 130."""
+    print(f"interrupted{': ' + what if what else ''}", file=sys.stderr)
+    return EXIT_INTERRUPTED
+
+
+def run_interruptible(run, args, on_interrupt: str = "") -> int:
+    """``run(args)`` with Ctrl-C handled (see :func:`handle_interrupts`): an interrupt, or an
+    error it caused inside numba, prints ``interrupted: <on_interrupt>`` and returns 130; any
+    other exception propagates."""
+    handle_interrupts()
+    try:
+        return run(args)
+    except BaseException as e:
+        if not is_interrupt(e):
+            raise
+        return interrupted(on_interrupt)
+
+
+def _int(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
+
+
+def seed(text: str) -> int:
+    """argparse type: a seed ``0 .. 2**63 - 1``."""
+    value = _int(text)
+    if not 0 <= value <= MAX_SEED:
+        raise argparse.ArgumentTypeError(
+            f"{text}: expected an integer 0..2**63-1 (the deal keeps 63 bits of the seed, so this value would "
+            f"deal the same cards as another seed)")
+    return value
+
+
+def count(lo: int, hi: int, why: str):
+    """argparse type: an integer ``lo .. hi``; ``why`` explains the upper bound."""
+
+    def parse(text: str) -> int:
+        value = _int(text)
+        if not lo <= value <= hi:
+            raise argparse.ArgumentTypeError(f"{text}: expected an integer {lo:,}..{hi:,} ({why})")
+        return value
+
+    parse.__name__ = "count"
+    return parse
+
+
+def positive_float(hi: float, why: str):
+    """argparse type: a finite float ``0 < x <= hi``."""
+
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+        if not (math.isfinite(value) and 0 < value <= hi):
+            raise argparse.ArgumentTypeError(f"{text}: expected a number > 0 and <= {hi:g} ({why})")
+        return value
+
+    parse.__name__ = "number"
+    return parse
+
+
+def parser(doc: str | None) -> argparse.ArgumentParser:
+    """A script's argument parser: its module docstring, verbatim, as the ``--help`` text."""
+    return argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
+
+
+def add_game(p: argparse.ArgumentParser, style_help: str = "house-way style", rules: bool = True) -> None:
+    """``--game`` (required), ``--style`` (a house-way style, default the game's first) and, with
+    ``rules``, ``--rules`` (JSON of ranking options): what :func:`game_from_args` reads."""
+    from splitpoker.envs.rules.house_ways.registry import STYLES
+
+    p.add_argument("--game", required=True, choices=["asia", "paigow"], help="the game")
+    p.add_argument("--style", choices=STYLES, help=f"{style_help} (default: asia-000 / paigow-igw)")
+    if rules:
+        p.add_argument("--rules", default="{}", help="JSON of rules options (e.g. '{\"commission\": 0}')")
+
+
+def add_seed(p: argparse.ArgumentParser, of: str) -> None:
+    """``--seed`` (default 0), checked by :func:`seed`; ``of`` says what it seeds."""
+    p.add_argument("--seed", type=seed, default=0, help=f"seed of {of}, 0..2**63-1 (default 0)")
+
+
+def game_from_args(args):
+    """The :class:`splitpoker.envs.rules.games.game.Game` of ``args.game``, ``args.style`` and the JSON text
+    ``args.rules`` (see :func:`add_game`); ValueError/TypeError naming the bad value."""
+    from splitpoker.envs.rules.games.game import Game
+    from splitpoker.envs.rules.games.options import rules_from_json
+
+    return Game(args.game, args.style, rules_from_json(args.game, args.rules))
+
+
+def json_object(what: str):
+    """argparse type: a JSON object (returned as a ``dict``); ``what`` says what its keys are
+    (e.g. ``"config overrides"``). argparse names the flag in the error."""
+
+    def parse(text: str) -> dict:
+        try:
+            value = json.loads(text)
+        except json.JSONDecodeError as e:
+            raise argparse.ArgumentTypeError(f"{text!r} is not JSON ({e})") from None
+        if not isinstance(value, dict):
+            raise argparse.ArgumentTypeError(f"{text!r}: expected a JSON object of {what}, e.g. '{{}}'")
+        return value
+
+    parse.__name__ = "JSON object"
+    return parse
+
+
+def env_of_models(configs, env_id: str | None, env_kwargs: dict) -> tuple[str | None, dict]:
+    """The environment to evaluate saved models in. ``configs`` holds ``(path, config)`` per model
+    (``config`` has ``env_id`` and ``resolved_env_kwargs``, or is ``None`` for a model saved
+    without one). The id is ``env_id`` (``--env``) if given, else the first model's; every model
+    must have been trained on it (ValueError naming the model otherwise). The keywords are the
+    models' training keywords, the earlier model's winning, overridden by ``env_kwargs``
+    (``--env-kwargs``). Returns ``(env_id or None, keywords)``; ``env_kwargs`` is not modified."""
+    kwargs = dict(env_kwargs)
+    for path, cfg in configs:
+        if cfg is None:
+            continue
+        if env_id is None:
+            env_id = cfg.env_id
+        elif env_id != cfg.env_id:
+            raise ValueError(f"model {path} was trained on {cfg.env_id}, not {env_id}")
+        kwargs = {**cfg.resolved_env_kwargs, **kwargs}
+    return env_id, kwargs
+
+
+def check_output(flag: str, path: str | os.PathLike, suffixes: tuple[str, ...] | None = None) -> Path:
+    """Refuse, before any work, an output path that could not be written: a missing or
+    unwritable folder, an existing directory, a wrong extension. Raises :class:`CliError`."""
+    p = Path(path)
+    if suffixes is not None and p.suffix.lower() not in suffixes:
+        raise CliError(f"{flag} {path}: expected a file ending in {' or '.join(suffixes)}")
+    if p.is_dir():
+        raise CliError(f"{flag} {path}: is a directory, expected a file name")
+    folder = p.parent
+    if not folder.is_dir():
+        what = "is not a directory" if folder.exists() else "does not exist"
+        raise CliError(f"{flag} {path}: the folder {folder} {what} (create it first)")
+    try:  # the only sure test (permissions, read-only mounts, quotas): create and drop a file there
+        with tempfile.NamedTemporaryFile(dir=folder, prefix=f".{p.name}.", suffix=".probe"):
+            pass
+    except OSError as e:
+        raise CliError(f"{flag} {path}: cannot write in the folder {folder} ({e.strerror or e})") from None
+    return p
+
+
+def jsonable(obj: Any) -> Any:
+    """``obj`` with NaN/inf floats as ``None`` and numpy scalars/arrays as plain Python values."""
+    if isinstance(obj, dict):
+        return {str(k): jsonable(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [jsonable(v) for v in obj]
+    if isinstance(obj, bool) or obj is None or isinstance(obj, str):
+        return obj
+    if isinstance(obj, int):
+        return obj
+    if isinstance(obj, float):
+        return obj if math.isfinite(obj) else None
+    if hasattr(obj, "tolist"):  # numpy scalar or array
+        return jsonable(obj.tolist())
+    if isinstance(obj, os.PathLike):
+        return os.fspath(obj)
+    return str(obj)
+
+
+def dumps(obj: Any) -> str:
+    """Strict JSON text (never ``NaN``: undefined values are ``null``)."""
+    return json.dumps(jsonable(obj), indent=1, allow_nan=False)
+
+
+def write_text_atomic(path: str | os.PathLike, text: str) -> None:
+    """Write ``text`` to ``path`` through a temporary file in the same folder and a rename: a
+    reader (or a crash) sees the old file or the new one, never half of one."""
+    p = Path(path)
+    fd, tmp = tempfile.mkstemp(dir=p.parent, prefix=f".{p.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, p)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def write_json(path: str | os.PathLike, obj: Any) -> None:
+    """Strict JSON written atomically."""
+    write_text_atomic(path, dumps(obj) + "\n")
+
+
+def refuse_output(flag: str, path: str | os.PathLike | None, suffixes: tuple[str, ...] | None = None) -> int:
+    """:func:`check_output` for a script's ``main``: 0 when ``path`` is None or writable, else
+    print ``error: ...`` to stderr and return the exit code 2."""
+    if path is None:
+        return 0
+    try:
+        check_output(flag, path, suffixes)
+    except CliError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    return 0
+
+
+def report_json(result: Any, out: str | os.PathLike | None) -> None:
+    """Print ``result`` as strict JSON and, with ``out``, also write it there atomically (a
+    measuring script's last step; check ``out`` with :func:`check_output` before the work)."""
+    if out:
+        write_json(out, result)
+    print(dumps(result))
+
+
+def run_measurement(out: str | os.PathLike | None, measure) -> int:
+    """A measuring script's ``main`` after parsing: refuse an unwritable ``--out`` before the
+    work, run ``measure(log)`` (``log`` prints to stderr) with Ctrl-C handled (exit 130, nothing
+    written), then print the result as JSON and write it to ``out``."""
+    if refuse_output("--out", out, (".json",)):
+        return 2
+
+    def run(_) -> int:
+        report_json(measure(lambda m: print(m, file=sys.stderr, flush=True)), out)
+        return 0
+
+    return run_interruptible(run, None, "nothing written")
