@@ -19,10 +19,10 @@ $(STAMP): pyproject.toml
 install: $(STAMP)
 
 test: install
-	$(PY) -m pytest -q
+	$(PY) -m pytest -q -n auto
 
 test-fast: install
-	$(PY) -m pytest -q -m "not slow"
+	$(PY) -m pytest -q -n auto -m "not slow"
 
 demo: install
 	$(PY) scripts/demo.py $(DEMO_ARGS)
