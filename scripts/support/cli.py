@@ -12,6 +12,10 @@ Conventions (one place, so every script behaves alike):
 * **Output files** (``--out``, ``--plot``): the folder must already exist and be writable (it is
   not created: a typo in a folder name is refused rather than silently made), checked before the
   work; JSON is written atomically (temporary file in the same folder, then rename).
+* **Output folders** (a run's, a study's, a solved store: ``--out DIR``): an existing folder is
+  reused (that is how a run resumes); a new one is made inside an existing, writable folder, one
+  level only (:func:`check_output_dir`); a file is refused. A script's *default* folder
+  (``runs/...``) is made with its parents.
 * **JSON is strict**: ``NaN``/``inf`` become ``null`` (``allow_nan=False``), numpy scalars plain
   numbers.
 * **Ctrl-C** exits 130 with one line on stderr, keeping partial results where they make sense;
@@ -232,11 +236,36 @@ def check_output(flag: str, path: str | os.PathLike, suffixes: tuple[str, ...] |
     if not folder.is_dir():
         what = "is not a directory" if folder.exists() else "does not exist"
         raise CliError(f"{flag} {path}: the folder {folder} {what} (create it first)")
+    _probe(flag, path, folder)
+    return p
+
+
+def _probe(flag: str, path, folder: Path) -> None:
     try:  # the only sure test (permissions, read-only mounts, quotas): create and drop a file there
-        with tempfile.NamedTemporaryFile(dir=folder, prefix=f".{p.name}.", suffix=".probe"):
+        with tempfile.NamedTemporaryFile(dir=folder, prefix=".splitpoker.", suffix=".probe"):
             pass
     except OSError as e:
         raise CliError(f"{flag} {path}: cannot write in the folder {folder} ({e.strerror or e})") from None
+
+
+def check_output_dir(flag: str, path: str | os.PathLike, default: bool = False) -> Path:
+    """Refuse, before any work, an output folder that could not be used: a file, a folder this
+    process cannot write, or (unless ``default``: the script's own default path, made with its
+    parents) a new folder whose parent does not exist. Raises :class:`CliError`; creates nothing."""
+    p = Path(path)
+    if p.exists() and not p.is_dir():
+        raise CliError(f"{flag} {path}: is a file, expected a folder")
+    if p.is_dir():
+        _probe(flag, path, p)
+        return p
+    folder = p.parent
+    if default:  # the nearest existing parent must be a writable folder
+        while not folder.exists() and folder.parent != folder:
+            folder = folder.parent
+    if not folder.is_dir():
+        what = "is not a directory" if folder.exists() else "does not exist"
+        raise CliError(f"{flag} {path}: the folder {folder} {what} (create it first)")
+    _probe(flag, path, folder)
     return p
 
 
@@ -292,6 +321,17 @@ def refuse_output(flag: str, path: str | os.PathLike | None, suffixes: tuple[str
         return 0
     try:
         check_output(flag, path, suffixes)
+    except CliError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    return 0
+
+
+def refuse_output_dir(flag: str, path: str | os.PathLike, default: bool = False) -> int:
+    """:func:`check_output_dir` for a script's ``main``: 0 when usable, else print ``error: ...``
+    and return the exit code 2."""
+    try:
+        check_output_dir(flag, path, default)
     except CliError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
