@@ -32,6 +32,7 @@ consistent state and raise :class:`TrainingInterrupted`.
 
 from __future__ import annotations
 
+import contextlib
 import datetime
 import json
 import time
@@ -51,10 +52,12 @@ from splitpoker.agents.training.config import (
 from splitpoker.agents.training.schedules import resolve_schedules
 from splitpoker.agents.training.state import (
     FINAL_MODEL,
+    RunBusy,
     SignalStop,
     TrainingInterrupted,
     checkpoint_path,
     newest_state,
+    run_lock,
     save_state,
     saved_steps,
     session_callback,
@@ -251,23 +254,35 @@ def train(cfg: TrainConfig | None = None, *, resume: str | Path | None = None, t
     reached it, nothing is written. The whole config is validated, the environment and the model
     built, before the run directory is made. On SIGINT/SIGTERM the state is saved and
     :class:`TrainingInterrupted` raised (``exc.exit_code`` 130 or 143).
+
+    One session at a time per run (:func:`~splitpoker.agents.training.state.run_lock`): a second
+    ``train(resume=run_dir)`` while one is running raises :class:`ConfigError` before anything is
+    built or written.
     """
+    if cfg is None and resume is None:
+        raise ValueError("train() needs a config or a run directory to resume")
+    with contextlib.ExitStack() as held:
+        try:
+            if resume is not None and Path(resume).is_dir():  # one session at a time: held to the end
+                held.enter_context(run_lock(Path(resume)))
+            prepared = _prepare(cfg, resume, total_timesteps, log)
+        except ConfigError:
+            raise
+        except (ValueError, TypeError) as e:  # RunBusy included
+            raise ConfigError(str(e)) from None
+        if prepared is None:
+            return Path(resume)
+        return _train(*prepared, resume, progress_bar, log, held)
+
+
+def _train(cfg: TrainConfig, run_dir: Path, state, steps: int, resume, progress_bar: bool, log,
+           held: contextlib.ExitStack) -> Path:
+    """:func:`train` once the config is validated (and a resumed run locked)."""
     import torch
     import yaml
     from stable_baselines3.common.callbacks import CallbackList
     from stable_baselines3.common.logger import configure
 
-    if cfg is None and resume is None:
-        raise ValueError("train() needs a config or a run directory to resume")
-    try:
-        prepared = _prepare(cfg, resume, total_timesteps, log)
-    except ConfigError:
-        raise
-    except (ValueError, TypeError) as e:
-        raise ConfigError(str(e)) from None
-    if prepared is None:
-        return Path(resume)
-    cfg, run_dir, state, steps = prepared
     torch.set_num_threads(1)
     off_policy = cfg.algo in OFF_POLICY_ALGOS
     seed = session_seed(cfg.seed, steps)
@@ -306,7 +321,14 @@ def train(cfg: TrainConfig | None = None, *, resume: str | Path | None = None, t
             meta["total_timesteps"] = cfg.total_timesteps
             meta.setdefault("resumed", []).append({"time": _now(), "from_steps": steps,
                                                    "total_timesteps": cfg.total_timesteps, "versions": _versions()})
-        run_dir.mkdir(parents=True, exist_ok=True)
+        if resume is None:  # a new run: its folder is ours alone (made here, locked before anything is in it)
+            run_dir.parent.mkdir(parents=True, exist_ok=True)
+            try:
+                run_dir.mkdir()
+                held.enter_context(run_lock(run_dir))
+            except (FileExistsError, RunBusy):
+                raise ConfigError(f"run directory {run_dir} was just made by another process: choose another "
+                                  f"run_name") from None
         write_text(run_dir / "config.yaml", yaml.safe_dump(meta, sort_keys=False))
         if state is None and cfg.warm_start is not None:  # a new model: behaviour cloning before RL
             from splitpoker.agents.training.warm_start import WarmStart, warm_start
