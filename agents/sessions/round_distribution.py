@@ -149,6 +149,15 @@ def _line_columns(paytable: PayTable | None) -> tuple[np.ndarray, tuple[float, .
     return paytable.line_of_code.astype(np.int64), tuple(float(ln.odds) for ln in paytable.lines), paytable.max_payout
 
 
+def outcome_shape(game: Game, paytable: PayTable | None) -> RoundDistribution:
+    """The amounts a round can pay in this game with this pay table, with no probabilities (all
+    zero): enough to size the session DP's bankroll grid (:func:`splitpoker.agents.sessions.dp.state_count`)
+    before the simulation that gives the probabilities."""
+    _, odds, cap = _line_columns(paytable)
+    return RoundDistribution(game.game, game.style.value, "house-way", _main_results(game), odds, cap,
+                             np.zeros((3, len(odds) + 1)), (0.0, 0.0, 0.0))
+
+
 def simulated_counts(game: Game, paytable: PayTable | None, rounds: int = DEFAULT_ROUNDS, seed: int = 0,
                      log=None) -> np.ndarray:
     """``int64[3, n_lines + 1]`` joint counts of house way vs house way over ``rounds`` deals,
