@@ -66,7 +66,7 @@ def parse_args(argv=None):
 
 def build(args):
     import gymnasium as gym
-    from splitpoker.agents.training.run import load_model
+    from splitpoker.agents.training.run import check_model_fits, load_model
     from splitpoker.envs.registration import SESSION_ENV_IDS
 
     import splitpoker  # noqa: F401  (registers the ids)
@@ -82,6 +82,11 @@ def build(args):
         raise ValueError(f"--env {env_id!r}: expected a session env id "
                          f"({list(SESSION_ENV_IDS)})")
     env = gym.make(env_id, **kwargs)
+    for path, model in models:
+        try:
+            check_model_fits(model, env, env_id)
+        except ValueError as e:
+            raise ValueError(f"--model {path}: {e}") from None
     u = env.unwrapped
     if args.sample and u.setting != "optimal":
         raise ValueError(f"--sample {args.sample}: only used with a session env whose hands are set optimally "

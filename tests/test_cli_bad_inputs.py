@@ -421,3 +421,20 @@ def test_env_of_models_reconciles_ids_and_keywords():
     assert env_of_models([], None, {}) == (None, {})
     with pytest.raises(ValueError, match="model b was trained on splitpoker/AsiaPokerSetting-v0, not X-v0"):
         env_of_models([("b", b)], "X-v0", {})
+
+
+@pytest.mark.parametrize("name", ["evaluate", "evaluate_sessions"])
+def test_a_model_of_another_env_is_refused_naming_both_spaces(files, capsys, name):
+    """A Pai Gow model copied away from its config.yaml: evaluate.py would default to the Asia
+    env and fail in torch with a shape error; it must say what the model and the env take."""
+    import gymnasium as gym
+    from sb3_contrib import MaskablePPO
+
+    env_id = "splitpoker/PaiGowPokerSetting-v0" if name == "evaluate" else "splitpoker/PaiGowPokerSession-v0"
+    model = MaskablePPO("MlpPolicy", gym.make(env_id), n_steps=8, batch_size=8, policy_kwargs={"net_arch": [8]})
+    model.save(files / "copy.zip")
+    code, out, err = call(name, ["--model", files / "copy.zip"], capsys)
+    assert code == 2, err[-2000:]
+    expected = "21 actions" if name == "evaluate" else "actions"
+    assert f"--model {files / 'copy.zip'}: the model takes" in err and expected in err, err[-2000:]
+    assert "--env" in err and "Traceback" not in err
