@@ -212,7 +212,7 @@ def test_cache_script_list_prune_clear(tmp_path, monkeypatch, capsys):
     script = _cache_script()
     cache.save("dealer-a", {"what": "dealer table", "rules_source": "0ld"}, np.zeros(2))
     cache.save("dealer-b", {"what": "dealer table", "rules_source": RULES_SOURCE_DIGEST}, np.ones(2))
-    (tmp_path / ".dealer-c.123.npy.tmp").write_bytes(b"half")
+    (tmp_path / ".dealer-c-0123456789abcdef.x1y2.npy.tmp").write_bytes(b"half")  # a save() killed midway
     (tmp_path / "notes.txt").write_text("mine")
     for i in range(4):
         (tmp_path / "numba" / f"n{i}").mkdir(parents=True)
@@ -223,11 +223,12 @@ def test_cache_script_list_prune_clear(tmp_path, monkeypatch, capsys):
     assert rep["numba_cache_dir"] == NUMBA_CACHE_DIR and len(rep["numba"]) == 4
     assert script.main(["--prune", "--json"]) == 0
     removed = json.loads(capsys.readouterr().out)["removed"]
-    assert sorted(Path(r).name for r in removed) == sorted([".dealer-c.123.npy.tmp", "n0", "n1",
-                                                            Path(rep["entries"][0]["path"]).name])
+    stale = Path(rep["entries"][0]["path"])
+    assert sorted(Path(r).name for r in removed) == sorted([".dealer-c-0123456789abcdef.x1y2.npy.tmp", "n0", "n1",
+                                                            stale.name, stale.with_suffix(".json").name])
     assert [e["key"]["rules_source"] for e in cache.entries()] == [RULES_SOURCE_DIGEST]
     assert script.main(["--clear"]) == 0
-    assert "removed 2 item(s)" in capsys.readouterr().out
+    assert "removed 3 item(s)" in capsys.readouterr().out  # dealer-b's two files and the numba folder
     assert sorted(p.name for p in tmp_path.iterdir()) == ["notes.txt"]  # other files left alone
 
 
