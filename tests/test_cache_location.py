@@ -240,3 +240,52 @@ def test_cache_script_refuses_a_file(tmp_path, monkeypatch, capsys):
         warnings.simplefilter("ignore")
         assert _cache_script().main(["--prune"]) == 2
     assert f"cache path {f} is not a directory" in capsys.readouterr().err and f.read_text() == "x"
+
+
+_FALLBACK = ("import stat, sys, warnings, splitpoker.envs.rules.numba_cache as nc\n"
+             "from pathlib import Path\n"
+             "nc.fallback_root = lambda: Path(sys.argv[1])\n"
+             "d = nc.configure(Path(sys.argv[2]), Path('envs').resolve())\n"
+             "root = Path(sys.argv[1])\n"
+             "print(d, oct(stat.S_IMODE(root.lstat().st_mode)) if root.exists() else '-')\n")
+
+
+@pytest.mark.parametrize("planted, used, mode, fragment", [
+    ("missing", True, "0o700", None),  # made private
+    ("ours-0755", True, "0o700", None),  # ours and nobody else could write it: tightened
+    ("world-writable", False, "0o777", "writable by other users (mode 0o777)"),
+    ("another-owner", False, "0o700", "owned by uid 54321, not this user"),
+    ("symlink", False, None, "is a symbolic link"),
+])
+def test_the_temp_fallback_of_the_numba_cache_is_private(tmp_path, planted, used, mode, fragment):
+    """The fallback ``<tmp>/splitpoker-<uid>`` is a predictable name in a world-writable folder,
+    and numba unpickles the index files it finds there: it is used only as a directory of this
+    user's that no one else can write (made 0700 when missing); anything else disables the
+    disk cache with a warning naming why."""
+    f = tmp_path / "a-file"
+    f.write_text("x")  # the configured root is unusable: the fallback is consulted
+    root = tmp_path / "splitpoker-uid"
+    if planted == "ours-0755":
+        root.mkdir(mode=0o755)
+        root.chmod(0o755)
+    elif planted == "world-writable":
+        root.mkdir()
+        root.chmod(0o777)
+    elif planted == "another-owner":
+        if os.getuid() != 0:
+            pytest.skip("needs root to give the folder another owner")
+        root.mkdir(mode=0o700)
+        os.chown(root, 54321, 54321)
+    elif planted == "symlink":
+        (tmp_path / "elsewhere").mkdir(mode=0o700)
+        root.symlink_to(tmp_path / "elsewhere")
+    out = subprocess.run([sys.executable, "-c", _FALLBACK, str(root), str(f)], capture_output=True, text=True,
+                         cwd=ROOT, env=dict(os.environ, PYTHONPATH=str(ROOT)), timeout=120)
+    assert out.returncode == 0, out.stderr
+    chosen, got_mode = out.stdout.split()
+    if used:
+        assert chosen == str(root / "numba" / numba_cache.source_digest(ROOT / "envs"))
+    else:
+        assert chosen == "None" and fragment in out.stderr and "not cached on disk" in out.stderr, out.stderr
+    if mode is not None:
+        assert got_mode == mode
