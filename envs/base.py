@@ -14,6 +14,7 @@ from typing import Any
 import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
+
 from splitpoker.envs.actions import as_action
 from splitpoker.envs.observation import OBS_SIZE, fill_observation
 from splitpoker.envs.rules.cards import format_cards

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+
 from splitpoker.envs.rules.bonus.paytables import PayTable, get_paytable
 from splitpoker.envs.rules.games.game import Game
 from splitpoker.envs.rules.games.options import AsiaRules, PaiGowRules, dataclass_from_dict

@@ -17,6 +17,7 @@ from typing import Any
 import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
+
 from splitpoker.envs.actions import as_action
 from splitpoker.envs.asia_poker import AsiaPokerEnv
 from splitpoker.envs.config import AsiaPokerConfig, PaiGowPokerConfig

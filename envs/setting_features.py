@@ -34,6 +34,7 @@ Ranks count 2 = 0 .. ace = 12 (the joker plays as an ace in the two- and one-car
 from __future__ import annotations
 
 import numpy as np
+
 from splitpoker.envs.rules.ranking.categories import HandCategory
 
 N_CATEGORIES = len(HandCategory)

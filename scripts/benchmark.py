@@ -40,6 +40,7 @@ import time
 
 import numba
 import numpy as np
+
 from splitpoker.scripts.support import cli
 
 SECTIONS = ("rules", "houseway", "simulate", "env", "bonus", "exact", "vector")
@@ -57,6 +58,7 @@ def _timeit(fn, min_seconds: float) -> tuple[int, float]:
 
 def bench_rules(args) -> dict:
     from numba import njit
+
     from splitpoker.envs.rules.games.asia import asia_all_setting_ranks
     from splitpoker.envs.rules.games.paigow import paigow_all_setting_ranks
     from splitpoker.envs.rules.house_ways.batch import random_hands

@@ -89,8 +89,9 @@ def main(argv=None) -> int:
     except (ValueError, TypeError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
-    from splitpoker.envs.rules.table.batch import simulate_table
     from tqdm import tqdm
+
+    from splitpoker.envs.rules.table.batch import simulate_table
 
     try:
         exact = exact_figures(rules, args.fortune_wager)

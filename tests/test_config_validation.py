@@ -9,9 +9,9 @@ import gymnasium as gym
 import numpy as np
 import pytest
 import yaml
-from splitpoker.envs.config import AsiaPokerConfig, PaiGowPokerConfig
 
 import splitpoker  # noqa: F401  (registers the ids)
+from splitpoker.envs.config import AsiaPokerConfig, PaiGowPokerConfig
 
 ASIA, PAIGOW = "splitpoker/AsiaPoker-v0", "splitpoker/PaiGowPoker-v0"
 BOTH = (ASIA, PAIGOW)

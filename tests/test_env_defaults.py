@@ -9,14 +9,15 @@ from itertools import combinations
 import gymnasium as gym
 import numpy as np
 import pytest
+from stable_baselines3 import PPO
+from stable_baselines3.common.env_util import make_vec_env
+from stable_baselines3.common.vec_env import DummyVecEnv
+
 import splitpoker.envs as envs
 from splitpoker.envs.asia_poker import AsiaPokerEnv, AsiaPokerSettingEnv
 from splitpoker.envs.pai_gow_poker import PaiGowPokerEnv, PaiGowPokerSettingEnv
 from splitpoker.envs.rules.bonus.features import bonus_features
 from splitpoker.envs.rules.bonus.paytables import FORTUNE, SEED_000
-from stable_baselines3 import PPO
-from stable_baselines3.common.env_util import make_vec_env
-from stable_baselines3.common.vec_env import DummyVecEnv
 
 ALL_IDS = list(envs.ENV_IDS)
 

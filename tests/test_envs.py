@@ -3,8 +3,10 @@
 import gymnasium as gym
 import numpy as np
 import pytest
-import splitpoker.envs as envs
 from gymnasium.utils.env_checker import check_env as gym_check_env
+from stable_baselines3.common.env_checker import check_env as sb3_check_env
+
+import splitpoker.envs as envs
 from splitpoker.envs.asia_poker import AsiaPokerEnv, AsiaPokerSettingEnv
 from splitpoker.envs.config import AsiaPokerConfig, PaiGowPokerConfig
 from splitpoker.envs.observation import OBS_SIZE, cards_from_observation
@@ -15,7 +17,6 @@ from splitpoker.envs.rules.games.asia import AsiaPoker
 from splitpoker.envs.rules.games.options import PaiGowRules
 from splitpoker.envs.rules.games.paigow import PaiGowPoker
 from splitpoker.envs.rules.house_ways.registry import house_way_setting
-from stable_baselines3.common.env_checker import check_env as sb3_check_env
 
 ALL_IDS = list(envs.ENV_IDS)
 

@@ -3,6 +3,7 @@ kernels of splitpoker.envs.rules.play.rounds compute: same cards, setting values
 
 import numpy as np
 import pytest
+
 from splitpoker.envs.rules.games.asia import (
     HIGH_POS,
     LOW_POS,
@@ -23,6 +24,7 @@ from splitpoker.envs.rules.house_ways.registry import (
     ASIA_BORGATA_ID,
     PAIGOW_IGW_ID,
     house_way,
+    house_way_into,
 )
 from splitpoker.envs.rules.play.dealing import (
     deal_from,
@@ -47,7 +49,6 @@ from splitpoker.envs.rules.play.rounds_batch import (
     asia_round_start_into,
     asia_setting_values,
     asia_settle_into,
-    house_way_into,
     new_scratch,
     paigow_round_start_into,
     paigow_settle_into,

@@ -5,6 +5,7 @@ import copy
 
 import numpy as np
 import pytest
+
 from splitpoker.envs.rules.bonus.features import bonus_features
 from splitpoker.envs.rules.bonus.paytables import FORTUNE, SEED_000
 from splitpoker.envs.rules.cards import parse_cards
@@ -247,6 +248,7 @@ def test_simulate_table_script_help_and_bad_input():
 @pytest.mark.slow
 def test_envy_exact_figures_and_the_published_column():
     import yaml
+
     from splitpoker.envs.rules.bonus.features import cached_feature_histogram, paytable_report
     from splitpoker.envs.rules.bonus.paytables import ENVY, PayTable
 

@@ -13,6 +13,7 @@ import splitpoker  # noqa: F401  (registers the ids)
 
 pettingzoo = pytest.importorskip("pettingzoo")
 from pettingzoo.test import api_test, parallel_api_test, parallel_seed_test, seed_test  # noqa: E402
+
 from splitpoker.envs.table import asia_table_v0, paigow_table_v0  # noqa: E402
 
 MODULES = {"asia": asia_table_v0, "paigow": paigow_table_v0}
@@ -239,8 +240,9 @@ def test_readme_table_example_runs():
 def test_table_make_vec_env_and_rgb_array(env_id):
     """SB3's first line, ``make_vec_env(id, n_envs=2)``, asks for ``render_mode="rgb_array"``; the
     settled frame shows the learner's setting and the dealer's (face-up ivory card pixels)."""
-    from splitpoker.envs.render import CARD_FACE
     from stable_baselines3.common.env_util import make_vec_env
+
+    from splitpoker.envs.render import CARD_FACE
 
     venv = make_vec_env(env_id, n_envs=2, env_kwargs={"other_seats": 2})
     venv.reset()

@@ -4,9 +4,10 @@ autoreset modes, masks, bad input, the PCG64 seed stream."""
 import gymnasium as gym
 import numpy as np
 import pytest
-import splitpoker.envs as envs
 from gymnasium.utils import seeding
 from gymnasium.vector import AutoresetMode
+
+import splitpoker.envs as envs
 from splitpoker.envs.asia_poker import AsiaPokerSettingEnv
 from splitpoker.envs.rules.cards import format_cards
 from splitpoker.envs.rules.play.seed_stream import (

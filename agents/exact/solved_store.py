@@ -41,6 +41,7 @@ import os
 from pathlib import Path
 
 import numpy as np
+
 from splitpoker.envs.rules import RULES_SOURCE_DIGEST
 from splitpoker.envs.rules.games.game import Game
 from splitpoker.envs.solver import classes as hc

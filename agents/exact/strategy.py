@@ -28,6 +28,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
+
 from splitpoker.agents.exact.solved_store import (
     FULL_POOL,
     MANIFEST,

@@ -12,6 +12,7 @@ that is the bet that loses least; ``random`` picks any legal action, bets includ
 from __future__ import annotations
 
 import numpy as np
+
 from splitpoker.envs.observation import PHASE, cards_from_observation
 from splitpoker.envs.rules.games.game import Game
 

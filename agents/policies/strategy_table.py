@@ -39,6 +39,7 @@ import dataclasses
 import math
 
 import numpy as np
+
 from splitpoker.envs.rules import RULES_SOURCE_DIGEST
 from splitpoker.envs.rules.cache import load_or_build, prune
 from splitpoker.envs.rules.games.game import Game

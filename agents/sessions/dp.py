@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 import numpy as np
+
 from splitpoker.agents.sessions.round_distribution import RoundDistribution
 
 MAX_STATES = 6000  # dense linear solves: 6000^2 float64 = 288 MB

@@ -17,6 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
+
 from splitpoker.agents.evaluation.evaluate import Z95, hand_seeds, mean_ci
 from splitpoker.agents.sessions import dp as sd
 

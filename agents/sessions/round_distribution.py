@@ -38,6 +38,7 @@ from dataclasses import dataclass, field
 import numba
 import numpy as np
 from numba import njit, prange
+
 from splitpoker.agents.evaluation.evaluate import Z95
 from splitpoker.envs.rules import RULES_SOURCE_DIGEST
 from splitpoker.envs.rules.bonus.features import cached_feature_histogram, features_sorted

@@ -135,6 +135,7 @@ def write_teacher_dataset(env, teacher: str, hands: int, seed: int, path: str | 
     ``teacher`` (:func:`batched_path_available`), False never, True requires it."""
     import pyarrow as pa
     import pyarrow.parquet as pq
+
     from splitpoker.agents.evaluation.evaluate import hand_seeds
 
     if isinstance(hands, bool) or not isinstance(hands, (int, np.integer)) or hands < 1:

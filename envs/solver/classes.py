@@ -35,6 +35,7 @@ import math
 
 import numpy as np
 from numba import njit, prange
+
 from splitpoker.envs.rules.cache import load_or_build
 from splitpoker.envs.rules.games.asia import HIGH_POS, LOW_POS, MEDIUM_POS
 from splitpoker.envs.rules.games.paigow import BACK_POS, FRONT_POS

@@ -25,6 +25,7 @@ import time
 
 import numpy as np
 from numba import njit, prange
+
 from splitpoker.envs.rules import RULES_SOURCE_DIGEST
 from splitpoker.envs.rules.cache import load_or_build
 from splitpoker.envs.rules.enumeration import for_each_hand, run_in_batches, top_two_tasks

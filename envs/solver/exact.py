@@ -27,6 +27,7 @@ from fractions import Fraction
 import numba
 import numpy as np
 from numba import njit, prange
+
 from splitpoker.envs.rules.enumeration import dynamic_scheduling, for_each_hand, top_two_tasks
 from splitpoker.envs.rules.games.asia import asia_hands_won, asia_setting_ranks
 from splitpoker.envs.rules.games.game import Game

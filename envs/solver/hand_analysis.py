@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import numpy as np
+
 from splitpoker.envs.rules.cards import format_card
 from splitpoker.envs.rules.games.game import Game
 

@@ -23,6 +23,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import numpy as np
+
 from splitpoker.envs.rules.cards import format_cards
 from splitpoker.envs.rules.games.game import Game
 from splitpoker.envs.rules.house_ways.batch import random_hands

@@ -10,6 +10,7 @@ import numpy as np
 from gymnasium import spaces
 from gymnasium.utils import seeding
 from pettingzoo import ParallelEnv
+
 from splitpoker.envs.rules.table.table import TablePhase
 from splitpoker.envs.table.seats import TableSeats, table_layout
 

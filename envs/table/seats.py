@@ -28,6 +28,7 @@ import dataclasses
 from typing import Any
 
 import numpy as np
+
 from splitpoker.envs.actions import as_action
 from splitpoker.envs.config import AsiaPokerConfig, PaiGowPokerConfig
 from splitpoker.envs.observation import OBS_SIZE, fill_observation

@@ -17,6 +17,7 @@ import numpy as np
 from gymnasium import spaces
 from gymnasium.utils import seeding
 from gymnasium.vector import AutoresetMode, VectorEnv
+
 from splitpoker.envs.asia_poker import AsiaPokerEnv, AsiaPokerSettingEnv
 from splitpoker.envs.base import Phase, SplitHandEnv
 from splitpoker.envs.pai_gow_poker import PaiGowPokerEnv, PaiGowPokerSettingEnv

@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
+
 from splitpoker.envs.observation import OBS_SIZE, fill_observation
 from splitpoker.envs.rules.bonus.features import features_sorted
 from splitpoker.envs.rules.games.asia import asia_setting_ranks

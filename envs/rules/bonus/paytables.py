@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
+
 from splitpoker.envs.rules.bonus.features import CATEGORY_MASK, N_FEATURE_CODES, BonusFlag
 from splitpoker.envs.rules.ranking.categories import HandCategory
 

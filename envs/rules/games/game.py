@@ -26,6 +26,7 @@ option and the pay tables' exhaustive counts hold for all of them.
 from __future__ import annotations
 
 import numpy as np
+
 from splitpoker.envs.rules.bonus.features import features_sorted
 from splitpoker.envs.rules.bonus.paytables import PayLine, PayTable, get_paytable
 from splitpoker.envs.rules.games.asia import HIGH_POS, LOW_POS, MEDIUM_POS, AsiaPoker

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
+
 from splitpoker.envs.rules.games.asia import (
     asia_hands_won,
     asia_is_fouled,

@@ -8,6 +8,7 @@ import time
 
 import numba
 import numpy as np
+
 from splitpoker.envs.rules.enumeration import run_in_batches, top_two_tasks
 from splitpoker.envs.rules.games.game import Game
 from splitpoker.envs.rules.house_ways.batch import exhaustive_check_tasks, simulate_rounds

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
+
 from splitpoker.envs.rules.games.asia import N_ASIA_SETTINGS, asia_all_setting_ranks, asia_hands_won
 from splitpoker.envs.rules.games.outcome import setting_values
 from splitpoker.envs.rules.games.paigow import (

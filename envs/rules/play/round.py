@@ -36,6 +36,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
+
 from splitpoker.envs.rules.bonus.features import features_sorted
 from splitpoker.envs.rules.cards import format_cards
 

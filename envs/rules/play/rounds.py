@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
+
 from splitpoker.envs.rules.games.asia import asia_all_setting_ranks
 from splitpoker.envs.rules.games.paigow import paigow_all_setting_ranks
 from splitpoker.envs.rules.house_ways.registry import house_way

@@ -32,6 +32,7 @@ from itertools import combinations
 
 import numpy as np
 from numba import njit
+
 from splitpoker.envs.rules.games.asia import (
     HIGH_POS,
     LOW_POS,
@@ -49,9 +50,8 @@ from splitpoker.envs.rules.games.paigow import (
     paigow_main_result,
     paigow_setting_ranks,
 )
-from splitpoker.envs.rules.house_ways.asia_000 import SCRATCH_SIZE, house_way_asia_000_core
-from splitpoker.envs.rules.house_ways.paigow_igw import _house_way as _igw_core
-from splitpoker.envs.rules.house_ways.registry import ASIA_000_ID, PAIGOW_IGW_ID, house_way
+from splitpoker.envs.rules.house_ways.asia_000 import SCRATCH_SIZE
+from splitpoker.envs.rules.house_ways.registry import house_way_into
 from splitpoker.envs.rules.play.dealing import deal_player_and_dealers_into
 from splitpoker.envs.rules.ranking.combinatorics import colex4
 from splitpoker.envs.rules.ranking.hand_eval import one_card_value, two_card_value
@@ -73,19 +73,6 @@ for _a in (FOUR_SUBSETS, PAIRS, HIGH_OF_SETTING, MEDIUM_OF_SETTING):
 def new_scratch(n: int) -> np.ndarray:
     """Scratch blocks for ``n`` environments: ``int64[n, SCRATCH_ROWS, SCRATCH_WIDTH]``."""
     return np.zeros((n, SCRATCH_ROWS, SCRATCH_WIDTH), dtype=np.int64)
-
-
-@njit(cache=True, inline="always")
-def house_way_into(style_id, hand, rank_table, to_two, scratch):
-    """:func:`splitpoker.envs.rules.house_ways.registry.house_way` with the work arrays in ``scratch`` rows 2-5."""
-    if style_id == ASIA_000_ID:
-        return house_way_asia_000_core(hand, rank_table, to_two, scratch[2, :SCRATCH_SIZE], scratch[3, :SCRATCH_SIZE],
-                                       scratch[4, :SCRATCH_SIZE], scratch[5, :SCRATCH_SIZE])[0]
-    if style_id == PAIGOW_IGW_ID:
-        return _igw_core(hand, rank_table, to_two, scratch[8, :N_PAIGOW_SETTINGS], scratch[9, :N_PAIGOW_SETTINGS],
-                         scratch[2, :SCRATCH_SIZE], scratch[3, :SCRATCH_SIZE], scratch[4, :SCRATCH_SIZE],
-                         scratch[5, :SCRATCH_SIZE])[0]
-    return house_way(style_id, hand, rank_table, to_two)
 
 
 @njit(cache=True)

@@ -27,6 +27,7 @@ import time
 import numba
 import numpy as np
 from numba import njit, prange
+
 from splitpoker.envs.rules.table.table import N_SPOTS, TableRules, deal_table, settle_table
 
 N_STATS = 4

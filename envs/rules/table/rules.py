@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
+
 from splitpoker.envs.rules.bonus.paytables import (
     ENVY_QUALIFYING_FORTUNE_WAGER,
     PayTable,

@@ -40,6 +40,7 @@ from enum import IntEnum
 
 import numpy as np
 from numba import njit
+
 from splitpoker.envs.rules.bonus.features import features_sorted
 from splitpoker.envs.rules.cards import DECK_SIZE, JOKER, format_cards
 from splitpoker.envs.rules.games.outcome import main_outcome, setting_values
