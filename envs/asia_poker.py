@@ -132,6 +132,10 @@ class AsiaPokerEnv(SplitHandEnv):
       ends the episode with the penalty); ``"raise"`` stays as a debugging option. Added the
       ``rgb_array`` render mode; config fields are validated when the config is built. The
       opt-in ``setting_features`` block (default off, so default observations are unchanged).
+    * v0, revised in 0.2 (same id; observations, rewards and ends unchanged): ``info`` holds the
+      same keys at every step, typed, never ``None`` (:mod:`splitpoker.envs.info`); the mask of a
+      finished episode is all True (Pgx's convention: a masked sampler never sees an empty mask);
+      an unknown keyword raises Python's ``TypeError: ... got an unexpected keyword argument``.
     """
 
     config_cls = AsiaPokerConfig

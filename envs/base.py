@@ -16,6 +16,7 @@ import numpy as np
 from gymnasium import spaces
 
 from splitpoker.envs.actions import as_action
+from splitpoker.envs.info import ROUND_INFO, complete, unexpected_keywords
 from splitpoker.envs.observation import OBS_SIZE, fill_observation
 from splitpoker.envs.rules.cards import format_cards
 from splitpoker.envs.setting_features import FEATURES, SettingFeatures
@@ -27,7 +28,7 @@ class Phase(IntEnum):
     DONE = 2
 
 
-def _config(cls, config, overrides):
+def _config(cls, config, overrides, owner: str = ""):
     if config is None:
         config = cls()
     elif isinstance(config, dict):
@@ -38,7 +39,7 @@ def _config(cls, config, overrides):
         names = {f.name for f in dataclasses.fields(cls)}
         unknown = sorted(set(overrides) - names)
         if unknown:
-            raise TypeError(f"unknown {cls.__name__} argument(s) {unknown}: expected some of {sorted(names)}")
+            raise unexpected_keywords(owner or f"{cls.__name__}()", unknown, names)
         config = cls.from_dict({**{f.name: getattr(config, f.name) for f in dataclasses.fields(cls)}, **overrides})
     return config
 
@@ -54,7 +55,7 @@ class SplitHandEnv(gym.Env):
     _wager_name, _bonus_name = "wager", "bonus"
 
     def __init__(self, config=None, *, betting: bool = True, render_mode: str | None = None, **overrides):
-        self.config = _config(self.config_cls, config, overrides)
+        self.config = _config(self.config_cls, config, overrides, f"{type(self).__name__}.__init__()")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode={render_mode!r}: expected one of {self.metadata['render_modes']} or None")
         self.render_mode = render_mode
@@ -142,9 +143,13 @@ class SplitHandEnv(gym.Env):
         return self._observation(), float(reward), True, False, self._info()
 
     def action_masks(self) -> np.ndarray:
-        """Legal actions of the current phase (sb3-contrib's MaskablePPO protocol)."""
+        """Legal actions of the current phase (sb3-contrib's MaskablePPO protocol). Never all
+        False: once the episode is done every action is marked (Pgx's convention; no action is
+        taken from a terminal state, and a masked sampler needs one legal action)."""
         if self.phase == Phase.BET:
             return self._mask_bet.copy()
+        if self.phase == Phase.DONE:
+            return np.ones(self.action_space.n, dtype=np.bool_)
         mask = np.zeros(self.action_space.n, dtype=np.bool_)
         if self.phase == Phase.SET:
             legal = ~self.fouled if self.config.mask_fouls else np.ones(self.n_settings, dtype=np.bool_)
@@ -218,13 +223,15 @@ class SplitHandEnv(gym.Env):
         return self._obs.copy()
 
     def _info(self) -> dict[str, Any]:
-        info: dict[str, Any] = {"action_mask": self.action_masks(), "phase": self.phase.name.lower()}
+        """The step's info: every key of :data:`splitpoker.envs.info.ROUND_INFO` at every step."""
+        info: dict[str, Any] = {"action_mask": self.action_masks(), "phase": self.phase.name.lower(),
+                                "main_wager": float(self.main_wager), "bonus_wager": float(self.bonus_wager)}
         if self.phase != Phase.BET:
             info["cards"] = self._cards_text
             info["house_way_setting"] = self.house_way_setting
         if self.last_outcome is not None:
             info.update(self.last_outcome)
-        return info
+        return complete(info, ROUND_INFO)
 
     def _table_view(self):
         """What the ``rgb_array`` picture shows, as plain data (:class:`splitpoker.envs.render.TableView`)."""
@@ -239,7 +246,7 @@ class SplitHandEnv(gym.Env):
             return view
         view.cards = [int(c) for c in self.player]
         o = self.last_outcome
-        if o is None or "invalid_action" in o:
+        if o is None or o.get("invalid_action", -1) >= 0:
             view.rows.append(("house way", self._slots(self.player, self.house_way_setting), ""))
             if o is None:
                 view.result = [f"set the cards: {int(self.action_masks().sum())} legal actions"]
@@ -270,7 +277,7 @@ class SplitHandEnv(gym.Env):
         lines.append("your cards: " + format_cards(self.player, symbols=True))
         lines.append("house way:  " + self._describe(self.player, self.house_way_setting))
         o = self.last_outcome
-        if o is not None and "invalid_action" in o:
+        if o is not None and o.get("invalid_action", -1) >= 0:
             lines.append(f"invalid action {o['invalid_action']}: {o['reason']} (penalty)")
         elif o is not None:
             lines.append("you set:    " + self._describe(self.player, o["setting"]))

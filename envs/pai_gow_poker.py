@@ -63,6 +63,10 @@ class PaiGowPokerEnv(SplitHandEnv):
     * v0, revised (same id): default ``invalid_action="penalize"`` (every action steps; a masked
       fouled setting is played and loses the wager), ``rgb_array`` render mode, config fields
       validated when the config is built.
+    * v0, revised in 0.2 (same id; observations, rewards and ends unchanged): ``info`` holds the
+      same keys at every step, typed, never ``None`` (:mod:`splitpoker.envs.info`); the mask of a
+      finished episode is all True (Pgx's convention: a masked sampler never sees an empty mask);
+      an unknown keyword raises Python's ``TypeError: ... got an unexpected keyword argument``.
     """
 
     config_cls = PaiGowPokerConfig

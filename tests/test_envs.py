@@ -241,7 +241,7 @@ def test_config_validation_and_yaml(tmp_path):
         AsiaPokerConfig(house_way="paigow-igw")
     with pytest.raises(ValueError, match="dealer_samples=0"):
         AsiaPokerConfig(dealer_samples=0)
-    with pytest.raises(TypeError, match=r"unknown AsiaPokerConfig argument\(s\) \['colour'\]"):
+    with pytest.raises(TypeError, match=r"AsiaPokerEnv.__init__\(\) got an unexpected keyword argument 'colour': expected"):
         AsiaPokerEnv(colour="red")
     with pytest.raises(ValueError, match="fortune_paytable 'seed-000' is a asia/odds table"):
         PaiGowPokerConfig(fortune_paytable="seed-000")

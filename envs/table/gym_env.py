@@ -60,6 +60,8 @@ class TableEnv(gym.Env):
 
     ## Version History
     * v0: initial release.
+    * v0, revised in 0.2 (same id): ``info`` holds the same keys at every step, never ``None``
+      (:data:`splitpoker.envs.info.TABLE_INFO`); the mask is all True once the seat's round is over.
     """
 
     metadata = {"render_modes": ["ansi", "human", "rgb_array"], "render_fps": 1}

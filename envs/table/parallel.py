@@ -76,7 +76,9 @@ class TableParallelEnv(ParallelEnv):
         done = self.seats.phase == TablePhase.DONE
         obs = {a: self._obs(a) for a in agents}
         rew = {a: float(rewards.get(self._seat_of[a], 0.0)) for a in agents}
-        term = {a: done or self._seat_of[a] in rewards for a in agents}
+        # every agent stays until the round ends (a penalised one with its reward at once and its
+        # later actions ignored), so all agents act at every step (SuperSuit's vector stacking)
+        term = {a: done for a in agents}
         trunc = {a: False for a in agents}
         infos = {a: self.seats.info(self._seat_of[a]) for a in agents}
         self.agents = [a for a in agents if not term[a]]

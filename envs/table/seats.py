@@ -31,6 +31,7 @@ import numpy as np
 
 from splitpoker.envs.actions import as_action
 from splitpoker.envs.config import AsiaPokerConfig, PaiGowPokerConfig
+from splitpoker.envs.info import TABLE_INFO, complete
 from splitpoker.envs.observation import OBS_SIZE, fill_observation
 from splitpoker.envs.rules.cards import format_cards
 from splitpoker.envs.rules.games.asia import asia_all_setting_ranks
@@ -150,9 +151,9 @@ class TableSeats:
         return seat not in self.table.left and seat not in self.outcomes
 
     def mask(self, seat: int) -> np.ndarray:
+        if not self.in_play(seat):  # never all zero: every action marked once the seat's round is over
+            return np.ones(self.n_actions, dtype=np.int8)
         m = np.zeros(self.n_actions, dtype=np.int8)
-        if not self.in_play(seat):
-            return m
         if self.phase == TablePhase.BET:
             m[: self.n_bet] = 1
         elif self.phase == TablePhase.SET:
@@ -186,9 +187,12 @@ class TableSeats:
         if t.phase != TablePhase.BET and seat in self._house_way:
             info["cards"] = format_cards(t.hands[seat])
             info["house_way_setting"] = self._house_way[seat]
+        bet = t.bets.get(seat)
+        if bet is not None:
+            info["main_wager"], info["bonus_wager"], info["envy"] = float(bet[0]), float(bet[1]), bool(bet[2])
         if seat in self.outcomes:
             info.update(self.outcomes[seat])
-        return info
+        return complete(info, TABLE_INFO)
 
     def _after_deal(self) -> None:
         t = self.table
@@ -221,12 +225,14 @@ class TableSeats:
 
     def check_actions(self, actions: dict[int, Any]) -> dict[int, int]:
         """Validate one phase of actions (seat -> action) without changing anything: every seat to
-        act has one, no other seat does, each is an integer in the action space; with
-        ``invalid_action="raise"`` a masked action raises too. Returns them as ints."""
+        act has one, no seat other than the player seats does, each is an integer in the action
+        space; with ``invalid_action="raise"`` a masked action raises too. Returns the actions of
+        the seats in play as ints: a player seat whose round ended early (a penalised action) may
+        still send one, which is checked and ignored (every agent acts at every step)."""
         if self.phase == TablePhase.DONE:
             raise ValueError("the round is over: call reset()")
         to_act = [s for s in self.player_seats if self.in_play(s)]
-        extra = sorted(set(actions) - set(to_act))
+        extra = sorted(set(actions) - set(self.player_seats))
         if extra:
             raise ValueError(f"action(s) for seat(s) {extra} that are not to act: seats to act are {to_act}")
         missing = [s for s in to_act if s not in actions]
@@ -235,6 +241,8 @@ class TableSeats:
         out = {}
         for s, a in actions.items():
             a = as_action(a, self.n_actions, f" for seat {s}")
+            if s not in to_act:  # its round is over: accepted and ignored
+                continue
             why = self.why_illegal(s, a)
             if why is not None and self.config.invalid_action == "raise":
                 raise ValueError(f"action {a} for seat {s} is illegal in phase {self.phase.name}: {why}")
@@ -272,7 +280,9 @@ class TableSeats:
             if s in result.seats:
                 r = result.seats[s]
                 o = dataclasses.asdict(r)
-                o.update({"net_chips": r.net, "dealer_cards": result.dealer_cards, "dealer_setting": result.dealer_setting,
+                o.update({"net_chips": r.net, "main_chips": r.main, "bonus_chips": r.bonus,
+                          "main_result": r.main / r.main_wager if r.main_wager else 0.0,
+                          "dealer_cards": result.dealer_cards, "dealer_setting": result.dealer_setting,
                           "first_spot": result.first_spot, "house_way_action": actions.get(s) == self.house_way_action,
                           "agrees_with_house_way": r.setting == self._house_way[s]})
                 self.outcomes[s] = o

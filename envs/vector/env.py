@@ -74,7 +74,9 @@ _MANUAL = """
     * ``NEXT_STEP`` (Gymnasium 1.x's default): the step that ends an episode returns its final
       observation and ``terminated[i] = True``; the *next* ``step`` starts the next round in
       that sub-environment, ignores its action, and returns the new first observation with
-      reward 0 and ``terminated[i] = False``. A finished sub-environment's mask is all False.
+      reward 0 and ``terminated[i] = False``. A finished sub-environment's mask is all True
+      (Pgx's convention): its next action is ignored, and a masked sampler never sees an empty
+      mask.
     * ``SAME_STEP``: the ending step already returns the next round's first observation;
       the final one is in ``info["final_obs"][i]`` and its info in ``info["final_info"]`` (the
       convention of SB3's VecEnvs, used by :mod:`splitpoker.agents.training.sb3_vec`).
@@ -87,7 +89,7 @@ _MANUAL = """
     seven card integers, ``splitpoker.envs.rules.cards.format_cards`` gives the single env's text) and
     ``house_way_setting`` once the cards are dealt; on a settled round ``setting``,
     ``fouled``, ``hands_won``, ``main_result``, ``main_chips``, ``bonus_chips``,
-    ``bonus_line`` (pay-line key or None), ``net_chips``, ``dealer_cards`` (integers, first
+    ``bonus_line`` (pay-line key, ``""`` if none pays), ``net_chips``, ``dealer_cards`` (integers, first
     dealer hand), ``dealer_setting``, ``agrees_with_house_way``, ``main_wager``,
     ``bonus_wager``, ``house_way_action``; on a penalised action ``invalid_action``,
     ``reason``, ``net_chips``.
@@ -184,7 +186,8 @@ class SplitHandVectorEnv(VectorEnv):
         self._paytable = table
         self._line_of_code = table.line_of_code if table is not None else np.full(1, -1, np.int8)
         self._line_odds = np.array([ln.odds for ln in table.lines], dtype=np.float64) if table is not None else np.zeros(1)
-        self._line_keys = np.array([ln.key for ln in table.lines] + [None], dtype=object) if table is not None else np.array([None], dtype=object)
+        # the pay line's key per line index, "" for none (index -1)
+        self._line_keys = np.array([ln.key for ln in table.lines] + [""], dtype=object) if table is not None else np.array([""], dtype=object)
         self._max_payout = float(table.max_payout) if table is not None and table.max_payout is not None else np.inf
         self._bet_main = np.array([a for a, _ in self.bet_table] or [0.0], dtype=np.float64)
         self._bet_bonus = np.array([b for _, b in self.bet_table] or [0.0], dtype=np.float64)
@@ -285,7 +288,7 @@ class SplitHandVectorEnv(VectorEnv):
 
     # ---- helpers for users ---------------------------------------------------------------
     def sample_legal_actions(self, rng: np.random.Generator | None = None) -> np.ndarray:
-        """A uniformly random legal action per sub-environment (0 for a finished one), drawn in
+        """A uniformly random legal action per sub-environment (any action for a finished one), drawn in
         numba from one 63-bit seed taken from ``rng`` (default: the env's ``np_random``)."""
         rng = self.np_random if rng is None else rng
         out = np.empty(self.num_envs, dtype=np.int64)
@@ -411,8 +414,8 @@ class SplitHandVectorEnv(VectorEnv):
         """Base info of the finished rounds (SAME_STEP; the state already holds the next round)."""
         n = self.num_envs
         out = self._last
-        return {"action_mask": np.zeros((n, self.n_actions), dtype=np.bool_), "_action_mask": done.copy(),
-                "phase": np.where(done, "done", None).astype(object), "_phase": done.copy(),
+        return {"action_mask": np.ones((n, self.n_actions), dtype=np.bool_), "_action_mask": done.copy(),
+                "phase": np.where(done, "done", "").astype(object), "_phase": done.copy(),
                 "cards": out.cards, "_cards": done.copy(),
                 "house_way_setting": out.house_way, "_house_way_setting": done.copy()}
 
@@ -433,15 +436,17 @@ class SplitHandVectorEnv(VectorEnv):
                 info[k] = values[k]
                 info[f"_{k}"] = settled
         if np.count_nonzero(invalid):
-            reasons = np.full(self.num_envs, None, dtype=object)
+            reasons = np.full(self.num_envs, "", dtype=object)
             for i in np.flatnonzero(invalid):
                 reasons[i] = self._why_illegal_reason(int(out.reason[i]), int(actions[i]))
             info["invalid_action"] = np.where(invalid, actions, -1)
             info["_invalid_action"] = invalid
             info["reason"] = reasons
             info["_reason"] = invalid.copy()
-            info["net_chips"] = out.net_chips
-            info["_net_chips"] = settled | invalid
+            ended = settled | invalid
+            for k, v in (("net_chips", out.net_chips), ("main_wager", out.main_wager), ("bonus_wager", out.bonus_wager)):
+                info[k] = v
+                info[f"_{k}"] = ended
         return info
 
     def _why_illegal_reason(self, reason: int, a: int) -> str:

@@ -237,7 +237,7 @@ def advance_range(lo, hi, resetting, which, actions, game, state, out):
                         obs_rows[row, OBS_SIZE + s * width + w] = (
                             np.float32(ranks[i, s, w] * np.float64(value_scale[w])) if show else 0.0)
             for a in range(n_actions):
-                mask[i, a] = False
+                mask[i, a] = p == DONE  # a finished round: every action marked, never an empty mask
             if p == BET:
                 for a in range(n_bet):
                     mask[i, a] = True
