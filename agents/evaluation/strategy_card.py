@@ -1,0 +1,186 @@
+"""Strategy cards: a short list of if-then rules a person can follow, distilled from exact labels.
+
+Each rule is a leaf of a cost-sensitive tree (:mod:`splitpoker.agents.evaluation.rule_learner`)
+over readable features of the seven cards (:mod:`splitpoker.agents.evaluation.card_features`);
+its action is a setting recipe (:mod:`splitpoker.agents.evaluation.recipes`). A recipe's cost on a
+hand is its exact regret, so the tree minimises the EV given up, not the number of mistakes.
+The leaves partition the hands: exactly one rule applies to every hand.
+
+Choosing the size: :func:`fit_card` grows the tree on the first ``1 - validation`` of the training
+hands, picks the number of rules (at most ``max_rules``) with the least regret on the last
+``validation`` part, and grows that many rules on all training hands. Held-out hands (another
+seed) are only ever used to report (:func:`evaluate_card`, :func:`regret_curve`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from splitpoker.agents.evaluation.card_features import (
+    FEATURES,
+    describe_conjunction,
+    feature_matrix,
+)
+from splitpoker.agents.evaluation.hand_categories import big_hand_size
+from splitpoker.agents.evaluation.labels import HandLabels, house_way_rules, mean_ci
+from splitpoker.agents.evaluation.recipes import Recipe, recipe_settings, recipes
+from splitpoker.agents.evaluation.rule_learner import CostTree
+
+GAME_NAMES = {"asia": "Asia Poker", "paigow": "Pai Gow Poker"}
+FEATURE_RANGES = [(f.low, f.high) for f in FEATURES]
+
+
+@dataclass(frozen=True)
+class CardData:
+    """Hands ready for fitting or scoring: readable features, the setting every recipe makes,
+    its exact cost (regret) and the house way's setting."""
+
+    labels: HandLabels
+    X: np.ndarray  # int64[n, F]
+    settings: np.ndarray  # int64[n, R]
+    cost: np.ndarray  # float64[n, R]
+    house_way: np.ndarray  # int64[n]
+    book: tuple[Recipe, ...]  # the recipes, one per column of settings and cost
+
+    @property
+    def hands(self) -> int:
+        return self.labels.hands
+
+    def subset(self, rows: np.ndarray) -> CardData:
+        lab = self.labels
+        sub = HandLabels(lab.labeller, lab.exact, lab.env_id, lab.seed, tuple(np.asarray(lab.seeds)[rows].tolist()),
+                         lab.cards[rows], lab.ev[rows], lab.sha256)
+        return CardData(sub, self.X[rows], self.settings[rows], self.cost[rows], self.house_way[rows], self.book)
+
+
+def card_data(game, labels: HandLabels, book: tuple[Recipe, ...] | None = None) -> CardData:
+    """Features, recipe settings and costs of every hand of ``labels``."""
+    book = recipes(game.game) if book is None else book
+    settings = recipe_settings(game, labels.cards, book)
+    played = labels.ev[np.arange(labels.hands)[:, None], settings]
+    cost = labels.best[:, None] - played
+    return CardData(labels, feature_matrix(labels.cards, big_hand_size(game)), settings, cost,
+                    house_way_rules(game, labels.cards)[0], tuple(book))
+
+
+@dataclass
+class StrategyCard:
+    """A fitted card: ``k`` rules, the leaves of ``tree`` over the recipes ``book``."""
+
+    game: str
+    style: str
+    book: tuple[Recipe, ...]
+    tree: CostTree
+    k: int
+    train_hands: int
+    train_seed: int
+    exact: bool = True  # fitted on the real game's exact labels (not a small dealer pool)
+
+    @property
+    def rules(self) -> list[dict]:
+        out = []
+        for j, leaf in enumerate(self.tree.leaves(self.k), 1):
+            r = self.book[leaf.action]
+            out.append({"rule": j, "if": describe_conjunction(leaf.bounds), "then": r.text, "recipe": r.name,
+                        "train_hands": int(leaf.index.size),
+                        "conditions": {FEATURES[f].name: list(b) for f, b in sorted(leaf.bounds.items())}})
+        return out
+
+    def play(self, data: CardData) -> np.ndarray:
+        """The setting the card makes of every hand of ``data`` (same recipe book)."""
+        actions = self.tree.predict(data.X, self.k)
+        return data.settings[np.arange(data.hands), actions]
+
+    def text(self, score: dict | None = None) -> str:
+        """The card in plain words (with ``score``, its held-out exact regret beside the house way's)."""
+        rules = self.rules
+        lines = [f"Strategy card: {GAME_NAMES[self.game]} against the {self.style} house way",
+                 f"({len(rules)} rule{'s' if len(rules) != 1 else ''}; exactly one applies to every hand; fitted on "
+                 f"{self.train_hands:,} {'exactly solved' if self.exact else 'small-pool labelled (NOT the real game)'} "
+                 f"hands, seed {self.train_seed})", ""]
+        for r in rules:
+            lines.append(f"{r['rule']:>2}. If {r['if']}: {r['then']}")
+        lines += ["", "To carry out a rule: among the settings that obey it and do not foul, make the first hand "
+                      "named as strong as possible, then the next. If no setting obeys it, make the hands in that "
+                      "order without the constraint."]
+        if score:
+            lines += ["", f"Exact regret on {score['hands']:,} held-out hands (seed {score['seed']}): "
+                          f"{score['exact_regret']:.5f} ± {score['exact_regret_ci95']:.5f} per hand; the house way "
+                          f"on the same hands: {score['house_way_exact_regret']:.5f} ± "
+                          f"{score['house_way_exact_regret_ci95']:.5f}."]
+        return "\n".join(lines) + "\n"
+
+
+def _regret(data: CardData, tree: CostTree, k: int) -> float:
+    actions = tree.predict(data.X, k)
+    return float(data.cost[np.arange(data.hands), actions].mean())
+
+
+def fit_card(game, style: str, train: CardData, *, max_rules: int, min_leaf: int = 10,
+             validation: float = 0.25) -> tuple[StrategyCard, dict]:
+    """The card of at most ``max_rules`` rules chosen on a validation part of ``train`` (module
+    docstring); returns it and the selection (validation regret per size)."""
+    if isinstance(max_rules, bool) or not isinstance(max_rules, (int, np.integer)) or max_rules < 1:
+        raise ValueError(f"max_rules={max_rules!r}: expected an integer >= 1")
+    if not 0 < validation < 1:
+        raise ValueError(f"validation={validation!r}: expected a share strictly between 0 and 1")
+    n_fit = int(round(train.hands * (1 - validation)))
+    if n_fit < 1 or n_fit >= train.hands:
+        raise ValueError(f"{train.hands} training hands cannot be split {1 - validation:.0%}/{validation:.0%}")
+    fit, val = train.subset(np.arange(n_fit)), train.subset(np.arange(n_fit, train.hands))
+    probe = CostTree(fit.X, fit.cost, max_leaves=max_rules, min_leaf=min_leaf, feature_ranges=FEATURE_RANGES)
+    curve = [_regret(val, probe, k) for k in range(1, probe.max_leaves + 1)]
+    k = int(np.argmin(np.round(curve, 12))) + 1
+    tree = CostTree(train.X, train.cost, max_leaves=k, min_leaf=min_leaf, feature_ranges=FEATURE_RANGES)
+    card = StrategyCard(game.game, style, train.book, tree, tree.max_leaves, train.hands, train.labels.seed,
+                        train.labels.exact)
+    return card, {"fit_hands": n_fit, "validation_hands": train.hands - n_fit, "validation_regret": curve,
+                  "chosen_rules": tree.max_leaves}
+
+
+def evaluate_card(card: StrategyCard, test: CardData) -> dict:
+    """Exact regret of the card on ``test`` next to the house way's on the same hands."""
+    lab = test.labels
+    r = lab.regrets(card.play(test))
+    h = lab.regrets(test.house_way)
+    m, ci = mean_ci(r)
+    hm, hci = mean_ci(h)
+    d, dci = mean_ci(r - h)
+    floor, _ = mean_ci(test.cost.min(axis=1))
+    return {"hands": lab.hands, "seed": lab.seed, "exact": lab.exact, "exact_regret": m, "exact_regret_ci95": ci,
+            "house_way_exact_regret": hm, "house_way_exact_regret_ci95": hci, "minus_house_way": d,
+            "minus_house_way_ci95": dci, "ratio_to_house_way": m / hm if hm > 0 else None,
+            "optimal_rate": float((r <= 0).mean()), "best_recipe_per_hand_regret": floor}
+
+
+def regret_curve(train: CardData, test: CardData, *, max_rules: int, min_leaf: int = 10) -> list[dict]:
+    """Training and held-out exact regret of the trees of 1 .. ``max_rules`` rules grown on all
+    of ``train`` (a report: nothing is chosen on ``test``)."""
+    tree = CostTree(train.X, train.cost, max_leaves=max_rules, min_leaf=min_leaf, feature_ranges=FEATURE_RANGES)
+    return [{"rules": k, "train_regret": _regret(train, tree, k), "test_regret": _regret(test, tree, k)}
+            for k in range(1, tree.max_leaves + 1)]
+
+
+def plot_curve(curves: dict[str, dict], path) -> None:
+    """Held-out exact regret against the number of rules, one line per dealer style, with each
+    style's house way as a dashed line (log axis). ``curves``: style -> {curve, house_way}."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(7, 4.2))
+    for (style, c), color in zip(curves.items(), ("#4c72b0", "#dd8452", "#55a868", "#c44e52", "#8172b3"),
+                                 strict=False):
+        ks = [p["rules"] for p in c["curve"]]
+        ax.plot(ks, [p["test_regret"] for p in c["curve"]], "-o", ms=3, color=color, label=f"{style}: card")
+        ax.axhline(c["house_way"], color=color, ls="--", lw=1, label=f"{style}: house way")
+    ax.set_yscale("log")
+    ax.set_xlabel("rules on the card")
+    ax.set_ylabel("exact regret per hand, held-out hands (log)")
+    ax.grid(alpha=0.3, which="both")
+    ax.legend(fontsize=7)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
