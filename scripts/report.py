@@ -123,13 +123,13 @@ def prepare(args):
         raise ValueError(f"--env {env_id}: expected a setting environment, one of {setting}")
     if args.solved and (args.labels != "exact" or args.max_pool_card):
         raise ValueError("--solved: only with --labels exact against the full dealer pool")
-    env = make_eval_env(env_id, env_kwargs)
-    game = game_of_env(env)
     if args.solved:
         from splitpoker.agents.exact.solved_store import read_manifest
 
         for d in args.solved:
             read_manifest(Path(d))
+    env = make_eval_env(env_id, env_kwargs)
+    game = game_of_env(env)
     if model is not None:
         check_model_fits(args.policy, model, env)
         policy = SB3Policy.from_env(env, model=model, name=Path(args.policy).parent.name or Path(args.policy).stem)
