@@ -244,3 +244,32 @@ def test_a_model_of_another_game_is_refused(tmp_path, empty_cache, capsys):
     err = capsys.readouterr().err
     assert "a model of another game or environment" in err and str(model) in err
     assert not (tmp_path / "r").exists()
+
+
+def test_exact_labels_reuse_the_prefix_of_a_larger_cached_set(tmp_path, monkeypatch):
+    """A cached 10-hand evaluation set serves a 4-hand sample of the same seed without solving."""
+    from splitpoker.agents.evaluation import labels as lab
+    from splitpoker.agents.evaluation.evaluate import hand_seeds
+    from splitpoker.agents.exact import eval_set
+    from splitpoker.envs.rules.cache import save
+
+    monkeypatch.setenv("SPLITPOKER_CACHE_DIR", str(tmp_path))
+    env = eval_set.make_eval_env(PAIGOW_ENV, {})
+    game = eval_set.game_of_env(env)
+    arr = np.zeros((10, 7 + game.n_settings))
+    for i, s in enumerate(hand_seeds(5, 10)):
+        env.reset(seed=s)
+        arr[i, :7] = np.sort(env.unwrapped.player)
+    env.close()
+    arr[:, 7:] = np.random.default_rng(1).uniform(-1, 1, size=(10, game.n_settings))
+    save(f"rleval-{game.game}-{game.style.value}", eval_set.evalset_key(PAIGOW_ENV, game, 10, 5), arr)
+
+    def refuse(*a, **k):
+        raise AssertionError("solved instead of reading the cached prefix")
+
+    monkeypatch.setattr(eval_set, "load_evalset", refuse)
+    got = lab.load_labels("exact", PAIGOW_ENV, {}, 4, 5)
+    assert got.exact and got.hands == 4 and got.seeds == tuple(hand_seeds(5, 4))
+    assert np.array_equal(got.cards, arr[:4, :7]) and np.array_equal(got.ev, arr[:4, 7:])
+    with pytest.raises(AssertionError, match="solved instead"):  # another seed has no cached superset
+        lab.load_labels("exact", PAIGOW_ENV, {}, 4, 6)

@@ -144,6 +144,9 @@ def load_labels(labeller: str, env_id: str, env_kwargs: dict, hands: int, seed: 
     if labeller == "exact":
         from splitpoker.agents.exact.eval_set import load_evalset
 
+        prefix = cached_prefix(env_id, env_kwargs, hands, seed, log=log)
+        if prefix is not None:
+            return prefix
         es = load_evalset(env_id, env_kwargs, hands, seed, solved=solved, progress=progress, log=log)
         return HandLabels("exact", True, env_id, int(seed), es.seeds, es.cards, es.ev, es.sha256)
     dealer = _Dealer(env_id, env_kwargs)
@@ -164,6 +167,52 @@ def load_labels(labeller: str, env_id: str, env_kwargs: dict, hands: int, seed: 
         pool = np.arange(max_pool_card)
         ev = _label_each(cards, lambda h: solver.solve(h, pool=np.setdiff1d(pool, h)).ev, game.n_settings, progress)
     return HandLabels(labeller, False, env_id, int(seed), tuple(seeds), cards, ev)
+
+
+def cached_prefix(env_id: str, env_kwargs: dict, hands: int, seed: int, *, log=None) -> HandLabels | None:
+    """The exact labels of hands ``0 .. hands-1`` read from a cached evaluation set of the same
+    environment, rules and seed with more hands, when one exists and no set of exactly ``hands``
+    is cached (None otherwise). Valid because the reset seeds of a sample are a prefix of those
+    of any larger sample of the same seed (:func:`hand_seeds`, checked here for the two sizes);
+    the entry is checksum-verified as the evaluation-set cache verifies it."""
+    import json
+
+    from splitpoker.agents.exact.eval_set import evalset_key, game_of_env, make_eval_env
+    from splitpoker.envs.rules.cache import CacheError, cache_dir, entry_paths, load
+
+    env = make_eval_env(env_id, env_kwargs)
+    try:
+        game = game_of_env(env)
+    finally:
+        env.close()
+    want = json.loads(json.dumps(evalset_key(env_id, game, hands, seed), default=str))
+    name = f"rleval-{game.game}-{game.style.value}"
+    if entry_paths(name, want)[0].exists():
+        return None
+    found = []
+    for meta_path in cache_dir().glob(f"{name}-*.json"):
+        try:
+            key = json.loads(meta_path.read_text()).get("key") or {}
+        except (OSError, json.JSONDecodeError):
+            continue
+        more = key.get("hands")
+        if isinstance(more, int) and more > hands and json.loads(json.dumps({**key, "hands": hands}, default=str)) == want:
+            found.append((more, key))
+    for more, key in sorted(found, key=lambda f: f[0]):
+        seeds = hand_seeds(seed, hands)
+        if hand_seeds(seed, more)[:hands] != seeds:
+            continue
+        try:
+            arr = load(name, key)
+        except CacheError:
+            continue
+        meta = json.loads(entry_paths(name, key)[1].read_text())
+        if log:
+            log(f"labels: the first {hands:,} hands of the cached {more:,}-hand evaluation set "
+                f"({entry_paths(name, key)[0]})")
+        return HandLabels("exact", True, env_id, int(seed), tuple(seeds), arr[:hands, :7].astype(np.int64),
+                          np.ascontiguousarray(arr[:hands, 7:]), f"{meta['sha256']}[:{hands}]")
+    return None
 
 
 def share_ci(flags: np.ndarray) -> tuple[float, float, float]:
