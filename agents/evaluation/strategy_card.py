@@ -100,7 +100,8 @@ class StrategyCard:
                  f"{self.train_hands:,} {'exactly solved' if self.exact else 'small-pool labelled (NOT the real game)'} "
                  f"hands, seed {self.train_seed})", ""]
         for r in rules:
-            lines.append(f"{r['rule']:>2}. If {r['if']}: {r['then']}")
+            when = "Any hand" if r["if"] == "any hand" else f"If {r['if']}"
+            lines.append(f"{r['rule']:>2}. {when}: {r['then']}")
         lines += ["", "To carry out a rule: among the settings that obey it and do not foul, make the first hand "
                       "named as strong as possible, then the next. If no setting obeys it, make the hands in that "
                       "order without the constraint."]
