@@ -149,8 +149,8 @@ def run(args) -> int:
     except (ValueError, TypeError, StoreError, cli.CliError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
-    from splitpoker.agents.evaluation.evaluate import run_policy
     from splitpoker.agents.evaluation.labels import FULL_POOL, load_labels
+    from splitpoker.agents.evaluation.play import play_settings
     from splitpoker.agents.evaluation.report import build_report, plot_breakdown, report_markdown
     from tqdm import tqdm
 
@@ -165,13 +165,13 @@ def run(args) -> int:
     seconds["labels"] = time.perf_counter() - t
     t = time.perf_counter()
     with tqdm(total=args.hands, desc=policy.name, unit="hand", disable=None, file=sys.stderr, leave=False) as bar:
-        rec = run_policy(env, policy, list(labels.seeds), progress=bar.update)
+        played, cards = play_settings(env, policy, list(labels.seeds), progress=bar.update)
     env.close()
-    if (rec.cards != labels.cards).any():
+    if (cards != labels.cards).any():
         raise RuntimeError("the policy was dealt other cards than the labels: the sample is not paired")
     seconds["play"] = time.perf_counter() - t
     t = time.perf_counter()
-    report = build_report(game, labels, rec.settings, policy=args.policy, worst=args.worst)
+    report = build_report(game, labels, played, policy=args.policy, worst=args.worst)
     report["env_kwargs"] = env_kwargs
     out = cli.make_output_dir(args.out)
     plots = {"categories": "categories.png", "rules": "rules.png"}

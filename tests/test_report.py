@@ -273,3 +273,26 @@ def test_exact_labels_reuse_the_prefix_of_a_larger_cached_set(tmp_path, monkeypa
     assert np.array_equal(got.cards, arr[:4, :7]) and np.array_equal(got.ev, arr[:4, 7:])
     with pytest.raises(AssertionError, match="solved instead"):  # another seed has no cached superset
         lab.load_labels("exact", PAIGOW_ENV, {}, 4, 6)
+
+
+@pytest.mark.parametrize("policy", ["model", "house-way", "random"])
+def test_play_settings_chooses_what_the_played_round_chooses(tmp_path, policy):
+    """The batched choice of a model (and a baseline's per-hand one) equals the setting
+    run_policy plays through env.step on the same hands."""
+    from splitpoker.agents.evaluation.evaluate import hand_seeds, run_policy
+    from splitpoker.agents.evaluation.play import play_settings
+    from splitpoker.agents.exact.eval_set import make_eval_env
+    from splitpoker.agents.policies.baselines import SB3Policy, make_baseline
+    from splitpoker.agents.training.run import load_model
+
+    env = make_eval_env(ASIA_ENV, {})
+    seeds = hand_seeds(3, 25)
+    if policy == "model":
+        model, _ = load_model(_asia_model(tmp_path / "m.zip"))
+        make = lambda: SB3Policy.from_env(env, model=model)  # noqa: E731
+    else:
+        make = lambda: make_baseline(policy, env, **({"seed": 4} if policy == "random" else {}))  # noqa: E731
+    settings, cards = play_settings(env, make(), seeds)
+    rec = run_policy(env, make(), seeds)
+    env.close()
+    assert np.array_equal(cards, rec.cards) and np.array_equal(settings, rec.settings)
