@@ -51,7 +51,10 @@ def parse_args(argv=None):
     p.add_argument("--max-rules", type=cli.count(1, 1000, "a card is read by a person"), default=20,
                    help="at most this many rules (default 20)")
     p.add_argument("--min-leaf", type=cli.count(1, 10_000, "a rule must cover that many training hands"),
-                   default=10, help="training hands a rule covers at least (default 10)")
+                   action="append", help="training hands a rule covers at least; repeat to let the validation "
+                                         "hands choose (default 3, 8 and 20)")
+    p.add_argument("--grow", type=cli.count(1, 10_000, "the tree is pruned back from that many leaves"),
+                   default=300, help="leaves of the grown tree before pruning (default 300)")
     p.add_argument("--validation", type=cli.positive_float(0.9, "the rest is fitted on"), default=0.25,
                    help="share of the training hands that chooses the number of rules (default 0.25)")
     p.add_argument("--curve", type=cli.count(1, 1000, "one tree grown to that size"), default=0,
@@ -126,15 +129,17 @@ def run(args) -> int:
         data[part] = card_data(game, labels)
     t_labels = time.perf_counter() - t0
     card, selection = fit_card(game, game.style.value, data["train"], max_rules=args.max_rules,
-                               min_leaf=args.min_leaf, validation=args.validation)
+                               min_leaf=tuple(args.min_leaf or (3, 8, 20)), grow_leaves=args.grow,
+                               validation=args.validation)
     score = evaluate_card(card, data["test"])
     result = {"game": game.game, "style": game.style.value, "env": env_id, "env_kwargs": kwargs,
               "labeller": labeller, "train": {"hands": args.train_hands, "seed": args.train_seed},
-              "max_rules": args.max_rules, "min_leaf": args.min_leaf, "selection": selection,
+              "max_rules": args.max_rules, "selection": selection,
               "rules": card.rules, **{k: score[k] for k in score if k not in ("hands", "seed")},
               "test": {"hands": score["hands"], "seed": score["seed"]}, "text": card.text(score)}
     if args.curve:
-        result["curve"] = regret_curve(data["train"], data["test"], max_rules=args.curve, min_leaf=args.min_leaf)
+        result["curve"] = regret_curve(data["train"], data["test"], max_rules=args.curve,
+                                       min_leaf=selection["chosen_min_leaf"], grow_leaves=args.grow)
         if args.plot:
             plot_curve({game.style.value: {"curve": result["curve"], "house_way": score["house_way_exact_regret"]}},
                        args.plot)

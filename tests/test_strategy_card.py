@@ -57,6 +57,8 @@ WORKED = [
     ("paigow", ("sf", (1, 0)), "Ts 9d 8c 7h 6s 5d Ac", {"back": "9d 8c 7h 6s 5d", "front": "Ac Ts"}),
     # no pair, best front: A-K in front would foul (a 9-high back), so K-9 with the ace in back
     ("paigow", ("any", (1, 0)), "As Kd 9c 7h 5s 3d 2c", {"back": "As 7h 5s 3d 2c", "front": "Kd 9c"}),
+    # no pair, second and fourth highest in front: a strong back (A-T) over a strong front
+    ("paigow", ("alt", (1, 0)), "2d 3s 6d 7h Ts Kd As", {"back": "As Ts 6d 3s 2d", "front": "Kd 7h"}),
     # trips of aces split: one ace in front with the king, a pair of aces in back
     ("paigow", ("split", (1, 0)), "As Ad Ac Kh 9s 5d 2c", {"back": "As Ad 9s 5d 2c", "front": "Ac Kh"}),
     # Asia one pair: pair in High; best Medium (9-7), then Low (5)
@@ -86,8 +88,8 @@ def test_a_recipe_that_cannot_be_followed_plays_its_order_alone():
 
 
 def test_recipe_books_and_texts():
-    assert len(recipes("paigow")) == 10 and len(recipes("asia")) == 36
-    assert len({r.name for r in recipes("asia")}) == 36
+    assert len(recipes("paigow")) == 12 and len(recipes("asia")) == 42
+    assert len({r.name for r in recipes("asia")}) == 42
     assert Recipe("paigow", "pair2", (0, 1)).text == "A pair in front; then the best back hand, then the best front hand."
     assert Recipe("asia", "any", (1, 2, 0)).text == \
         "The best Medium hand, then the best Low card, then the best High hand."
@@ -120,15 +122,26 @@ def test_features_of_a_worked_hand():
 
 # ---- the learner ----------------------------------------------------------------------------------
 
-def test_best_split_equals_exhaustive_search():
+@pytest.mark.parametrize("criterion", ["cost", "spread", "hybrid"])
+def test_best_split_equals_exhaustive_search(criterion):
     rng = np.random.default_rng(4)
     X = rng.integers(0, 6, size=(60, 3))
     C = rng.uniform(0, 1, size=(60, 4))
-    idx = np.arange(60)
-    brute = max((C.sum(0).min() - C[X[:, f] <= t].sum(0).min() - C[X[:, f] > t].sum(0).min(), f, t)
-                for f in range(3) for t in range(5) if 5 <= (X[:, f] <= t).sum() <= 55)
-    gain, f, t = best_split(X, C, idx, min_leaf=5)
-    assert (f, t) == brute[1:] and gain == pytest.approx(brute[0])
+    C[X[:, 1] > 3, 0] = 0.0
+
+    def spread(rows):
+        return ((C[rows] - C[rows].mean(axis=0)) ** 2).sum() if rows.any() else 0.0
+
+    def gains(f, t):
+        left = X[:, f] <= t
+        cost = C.sum(0).min() - C[left].sum(0).min() - C[~left].sum(0).min()
+        spr = spread(np.ones(60, bool)) - spread(left) - spread(~left)
+        return {"cost": (cost,), "spread": (spr,), "hybrid": (cost if cost > 1e-12 else 0.0, spr)}[criterion]
+
+    brute = max((gains(f, t), f, t) for f in range(3) for t in range(5) if 5 <= (X[:, f] <= t).sum() <= 55)
+    gain, f, t = best_split(X, C, np.arange(60), min_leaf=5, criterion=criterion)
+    assert (f, t) == brute[1:]
+    assert np.allclose(gain if criterion == "hybrid" else (gain,), brute[0])
 
 
 def test_tree_sizes_are_nested_and_predict_from_leaves():
@@ -136,19 +149,26 @@ def test_tree_sizes_are_nested_and_predict_from_leaves():
     X = rng.integers(0, 8, size=(300, 4))
     C = rng.uniform(0, 1, size=(300, 5))
     C[X[:, 0] > 4, 2] = 0.0  # a structure to find
-    tree = CostTree(X, C, max_leaves=8, min_leaf=10)
+    tree = CostTree(X, C, grow_leaves=12, min_leaf=10)
+    assert tree.max_leaves == 12
     costs = [C[np.arange(300), tree.predict(X, k)].sum() for k in range(1, tree.max_leaves + 1)]
-    assert all(b <= a + 1e-9 for a, b in zip(costs, costs[1:], strict=False))
+    assert all(b <= a + 1e-9 for a, b in zip(costs, costs[1:], strict=False))  # pruning only adds cost
+    previous = None
     for k in range(1, tree.max_leaves + 1):
         leaves = tree.leaves(k)
         assert len(leaves) == k and sum(leaf.index.size for leaf in leaves) == 300
         for j, leaf in enumerate(leaves):  # every training row's leaf holds it, and its bounds admit it
             assert (tree.predict_leaf(X[leaf.index], k) == j).all()
+            assert leaf.action == int(np.argmin(C[leaf.index].sum(axis=0)))
             for f, (lo, hi) in leaf.bounds.items():
                 assert ((X[leaf.index, f] >= lo) & (X[leaf.index, f] <= hi)).all()
-    assert tree.leaves(2)[1].action == 2  # the first split finds X0 > 4, whose hands recipe 2 costs nothing
-    with pytest.raises(ValueError, match="expected 1..8"):
-        tree.leaves(9)
+        ids = {id(leaf) for leaf in leaves}
+        if previous is not None:  # nested: one leaf of k-1 became two leaves of k
+            assert len(previous - ids) == 1 and len(ids - previous) == 2
+        previous = ids
+    assert {leaf.action for leaf in tree.leaves(2)} >= {2}  # the first split finds X0 > 4 (recipe 2 free)
+    with pytest.raises(ValueError, match="expected 1..12"):
+        tree.leaves(13)
 
 
 def _synthetic(game, texts, cost_of):
@@ -167,9 +187,8 @@ def test_card_text_of_a_known_two_rule_card():
     two_pair = ["Ks Kd 5c 5h 9s 3d 2c", "Qs Qd 4c 4h Ts 8d 2c", "9s 9d 3c 3h As 7d 2c"] * 4
     pairs = FEATURE_INDEX["pairs"]
     data = _synthetic(game, one_pair + two_pair, lambda x: [0.0, 1.0] if x[pairs] == 1 else [1.0, 0.0])
-    tree = CostTree(data.X, data.cost, max_leaves=4, min_leaf=2,
-                    feature_ranges=[(f.low, f.high) for f in FEATURES])
-    assert tree.max_leaves == 2  # one split removes all the cost
+    tree = CostTree(data.X, data.cost, grow_leaves=2, min_leaf=2, feature_ranges=[(f.low, f.high) for f in FEATURES],
+                    criterion="cost")
     card = StrategyCard("paigow", "paigow-igw", data.book, tree, 2, data.hands, 1)
     r0, r1 = data.book
     assert card.text().splitlines()[:5] == [

@@ -49,6 +49,8 @@ FEATURES = (
     Feature("quads_rank", RANK, "four of a kind", -1, 12),
     Feature("top_single", SINGLE, "highest singleton", -1, 12),
     Feature("second_single", SINGLE, "second-highest singleton", -1, 12),
+    Feature("third_single", SINGLE, "third-highest singleton", -1, 12),
+    Feature("fourth_single", SINGLE, "fourth-highest singleton", -1, 12),
     Feature("high_singles", COUNT, "singletons J or higher", 0, 7),
     Feature("straight", FLAG, "a straight", 0, 1, "no straight"),
     Feature("flush", FLAG, "a flush", 0, 1, "no flush"),
@@ -69,6 +71,7 @@ def hand_features(cards, k: int) -> np.ndarray:
     cat = s.category
     values = [len(s.pairs), len(s.trips), _get(s.pairs, 0), _get(s.pairs, 1), s.pairs[-1] if s.pairs else -1,
               _get(s.trips, 0), s.quads, _get(s.singles, 0), _get(s.singles, 1),
+              _get(s.singles, 2), _get(s.singles, 3),
               sum(r >= HIGH_CARD_MIN for r in s.singles), int(s.straight), int(s.flush), int(s.straight_flush),
               int(s.joker), *(int(cat == c) for c in Category)]
     return np.array(values, dtype=np.int64)

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from itertools import permutations
 
 import numpy as np
-from splitpoker.agents.evaluation.hand_categories import big_hand_size, hand_shape
+from splitpoker.agents.evaluation.hand_categories import big_hand_size, card_rank, hand_shape
 from splitpoker.envs.rules.games.asia import HIGH_POS, LOW_POS, MEDIUM_POS
 from splitpoker.envs.rules.games.paigow import BACK_POS, FRONT_POS
 from splitpoker.envs.rules.ranking.categories import HandCategory
@@ -59,6 +59,7 @@ class HandView:
     big_category: np.ndarray  # int64[S]
     slot: np.ndarray  # int64[S, 7]
     group_size: np.ndarray  # int64[7]
+    ranks: np.ndarray  # int64[7]: each card's rank (the joker an ace)
     top_group: np.ndarray  # bool[7]: the card is of the largest group (trips or quads)
 
 
@@ -68,8 +69,9 @@ def hand_view(game, cards) -> HandView:
     shape = hand_shape(hand, big_hand_size(game))
     sizes = np.array([shape.group_size(c) for c in hand], dtype=np.int64)
     top = (sizes >= 3) & (sizes == sizes.max())
+    ranks = np.array([card_rank(c) for c in hand], dtype=np.int64)
     return HandView(game.game, hand, values.astype(np.int64), np.asarray(fouled, bool),
-                    game.table.class_category[values[:, 0]].astype(np.int64), SLOTS[game.game], sizes, top)
+                    game.table.class_category[values[:, 0]].astype(np.int64), SLOTS[game.game], sizes, ranks, top)
 
 
 # ---- constraints: HandView -> bool[S] -----------------------------------------------------------
@@ -99,6 +101,16 @@ def _both_pairs(v: HandView) -> np.ndarray:
     return _second_pair(v) & _big_pair(v)
 
 
+def _second_and_fourth(v: HandView) -> np.ndarray:
+    """The second- and fourth-highest singletons in the two-card hand (by rank: either card of
+    a rank held once)."""
+    singles = sorted({int(r) for r, g in zip(v.ranks, v.group_size, strict=True) if g == 1}, reverse=True)
+    if len(singles) < 4:
+        return np.zeros(v.values.shape[0], dtype=bool)
+    want = np.isin(v.ranks, (singles[1], singles[3])) & (v.group_size == 1)
+    return ((v.slot == 1) == want[None, :]).all(axis=1)
+
+
 def _split_top_group(v: HandView) -> np.ndarray:
     return ((v.slot == 1) & v.top_group[None, :]).sum(axis=1) == 1
 
@@ -120,14 +132,16 @@ CONSTRAINTS = {
     "pair1": Constraint("pair1", {"asia": "At least a pair in High", "paigow": "At least a pair in back"}, _big_pair),
     "pairs": Constraint("pairs", {"asia": "A pair in Medium and at least a pair in High",
                                   "paigow": "A pair in front and at least a pair in back"}, _both_pairs),
+    "alt": Constraint("alt", {"asia": "The second- and fourth-highest singletons in Medium",
+                              "paigow": "The second- and fourth-highest singletons in front"}, _second_and_fourth),
     "split": Constraint("split", {"asia": "One card of the trips (or quads) in Medium",
                                   "paigow": "One card of the trips (or quads) in front"}, _split_top_group),
 }
 ORDERS = {"asia": tuple(permutations(range(3))), "paigow": ((1, 0), (0, 1))}
 HAND_WORDS = {"asia": ("the best High hand", "the best Medium hand", "the best Low card"),
               "paigow": ("the best back hand", "the best front hand")}
-GAME_CONSTRAINTS = {"asia": ("any", "groups", "sf", "pair2", "pair1", "pairs"),
-                    "paigow": ("any", "groups", "sf", "pair2", "split")}
+GAME_CONSTRAINTS = {"asia": ("any", "groups", "sf", "pair2", "pair1", "pairs", "alt"),
+                    "paigow": ("any", "groups", "sf", "pair2", "split", "alt")}
 
 
 @dataclass(frozen=True)
@@ -171,7 +185,7 @@ def choose(view: HandView, allowed: np.ndarray, order: tuple[int, ...]) -> int:
 
 
 def recipes(game: str) -> tuple[Recipe, ...]:
-    """The recipes of ``game`` (``asia``: 6 constraints x 6 orders; ``paigow``: 5 x 2)."""
+    """The recipes of ``game`` (``asia``: 7 constraints x 6 orders; ``paigow``: 6 x 2)."""
     return tuple(Recipe(game, c, o) for c in GAME_CONSTRAINTS[game] for o in ORDERS[game])
 
 

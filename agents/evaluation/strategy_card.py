@@ -6,10 +6,11 @@ its action is a setting recipe (:mod:`splitpoker.agents.evaluation.recipes`). A 
 hand is its exact regret, so the tree minimises the EV given up, not the number of mistakes.
 The leaves partition the hands: exactly one rule applies to every hand.
 
-Choosing the size: :func:`fit_card` grows the tree on the first ``1 - validation`` of the training
-hands, picks the number of rules (at most ``max_rules``) with the least regret on the last
-``validation`` part, and grows that many rules on all training hands. Held-out hands (another
-seed) are only ever used to report (:func:`evaluate_card`, :func:`regret_curve`).
+Choosing the size: :func:`fit_card` grows trees (one per candidate ``min_leaf``) on the first
+``1 - validation`` of the training hands, picks the ``min_leaf`` and number of rules (at most
+``max_rules``) with the least regret on the last ``validation`` part, and grows and prunes the
+tree again on all training hands. Held-out hands (another seed) are only ever used to report
+(:func:`evaluate_card`, :func:`regret_curve`).
 """
 
 from __future__ import annotations
@@ -118,26 +119,38 @@ def _regret(data: CardData, tree: CostTree, k: int) -> float:
     return float(data.cost[np.arange(data.hands), actions].mean())
 
 
-def fit_card(game, style: str, train: CardData, *, max_rules: int, min_leaf: int = 10,
+def fit_card(game, style: str, train: CardData, *, max_rules: int, min_leaf=(3, 8, 20), grow_leaves: int = 300,
              validation: float = 0.25) -> tuple[StrategyCard, dict]:
     """The card of at most ``max_rules`` rules chosen on a validation part of ``train`` (module
-    docstring); returns it and the selection (validation regret per size)."""
-    if isinstance(max_rules, bool) or not isinstance(max_rules, (int, np.integer)) or max_rules < 1:
-        raise ValueError(f"max_rules={max_rules!r}: expected an integer >= 1")
+    docstring). ``min_leaf``: one value or several to choose from; for each, a tree is grown to
+    ``grow_leaves`` leaves on the fitting part and pruned by cost; the (min_leaf, size) with the
+    least validation regret wins (ties: fewer rules) and is refitted on all of ``train``.
+    Returns the card and the selection (validation regret per size, per min_leaf)."""
+    for name, v in (("max_rules", max_rules), ("grow_leaves", grow_leaves)):
+        if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < 1:
+            raise ValueError(f"{name}={v!r}: expected an integer >= 1")
     if not 0 < validation < 1:
         raise ValueError(f"validation={validation!r}: expected a share strictly between 0 and 1")
     n_fit = int(round(train.hands * (1 - validation)))
     if n_fit < 1 or n_fit >= train.hands:
         raise ValueError(f"{train.hands} training hands cannot be split {1 - validation:.0%}/{validation:.0%}")
+    leaf_sizes = (min_leaf,) if isinstance(min_leaf, (int, np.integer)) else tuple(min_leaf)
     fit, val = train.subset(np.arange(n_fit)), train.subset(np.arange(n_fit, train.hands))
-    probe = CostTree(fit.X, fit.cost, max_leaves=max_rules, min_leaf=min_leaf, feature_ranges=FEATURE_RANGES)
-    curve = [_regret(val, probe, k) for k in range(1, probe.max_leaves + 1)]
-    k = int(np.argmin(np.round(curve, 12))) + 1
-    tree = CostTree(train.X, train.cost, max_leaves=k, min_leaf=min_leaf, feature_ranges=FEATURE_RANGES)
-    card = StrategyCard(game.game, style, train.book, tree, tree.max_leaves, train.hands, train.labels.seed,
+    grow = max(grow_leaves, max_rules)
+    curves, best = {}, None
+    for ml in leaf_sizes:
+        probe = CostTree(fit.X, fit.cost, grow_leaves=grow, min_leaf=int(ml), feature_ranges=FEATURE_RANGES)
+        curves[int(ml)] = [_regret(val, probe, k) for k in range(1, min(max_rules, probe.max_leaves) + 1)]
+        for k, r in enumerate(curves[int(ml)], 1):
+            key = (round(r, 12), k)
+            if best is None or key < best[0]:
+                best = (key, int(ml), k)
+    _, ml, k = best
+    tree = CostTree(train.X, train.cost, grow_leaves=grow, min_leaf=ml, feature_ranges=FEATURE_RANGES)
+    card = StrategyCard(game.game, style, train.book, tree, min(k, tree.max_leaves), train.hands, train.labels.seed,
                         train.labels.exact)
-    return card, {"fit_hands": n_fit, "validation_hands": train.hands - n_fit, "validation_regret": curve,
-                  "chosen_rules": tree.max_leaves}
+    return card, {"fit_hands": n_fit, "validation_hands": train.hands - n_fit, "validation_regret": curves,
+                  "chosen_min_leaf": ml, "chosen_rules": card.k, "grow_leaves": grow}
 
 
 def evaluate_card(card: StrategyCard, test: CardData) -> dict:
@@ -155,12 +168,15 @@ def evaluate_card(card: StrategyCard, test: CardData) -> dict:
             "optimal_rate": float((r <= 0).mean()), "best_recipe_per_hand_regret": floor}
 
 
-def regret_curve(train: CardData, test: CardData, *, max_rules: int, min_leaf: int = 10) -> list[dict]:
-    """Training and held-out exact regret of the trees of 1 .. ``max_rules`` rules grown on all
-    of ``train`` (a report: nothing is chosen on ``test``)."""
-    tree = CostTree(train.X, train.cost, max_leaves=max_rules, min_leaf=min_leaf, feature_ranges=FEATURE_RANGES)
+def regret_curve(train: CardData, test: CardData, *, max_rules: int, min_leaf: int = 8,
+                 grow_leaves: int = 300) -> list[dict]:
+    """Training and held-out exact regret of the cards of 1 .. ``max_rules`` rules pruned from
+    one tree grown on all of ``train`` (the trees :func:`fit_card` chooses among; a report:
+    nothing is chosen on ``test``)."""
+    tree = CostTree(train.X, train.cost, grow_leaves=max(grow_leaves, max_rules), min_leaf=min_leaf,
+                    feature_ranges=FEATURE_RANGES)
     return [{"rules": k, "train_regret": _regret(train, tree, k), "test_regret": _regret(test, tree, k)}
-            for k in range(1, tree.max_leaves + 1)]
+            for k in range(1, min(max_rules, tree.max_leaves) + 1)]
 
 
 def plot_curve(curves: dict[str, dict], path) -> None:
