@@ -20,7 +20,7 @@ from splitpoker.agents.evaluation.card_features import (
 from splitpoker.agents.evaluation.labels import HandLabels
 from splitpoker.agents.evaluation.recipes import Recipe, hand_view, recipe_settings, recipes
 from splitpoker.agents.evaluation.rule_learner import CostTree, best_split
-from splitpoker.agents.evaluation.strategy_card import CardData, StrategyCard, fit_card
+from splitpoker.agents.evaluation.strategy_card import CardData, fit_card, make_card
 from splitpoker.envs.rules.cards import format_cards, hand_array
 from splitpoker.envs.rules.games.game import Game
 
@@ -96,7 +96,7 @@ def test_recipe_books_and_texts():
 
 
 @pytest.mark.parametrize("feature,lo,hi,text", [
-    ("top_pair", -1, 4, "highest pair 6s or lower, or none"),
+    ("top_pair", -1, 4, "highest pair 6s or lower (if any)"),
     ("top_pair", 5, 12, "highest pair 7s or higher"),
     ("top_pair", 9, 9, "highest pair jacks"),
     ("top_pair", -1, -1, "no highest pair"),
@@ -189,13 +189,14 @@ def test_card_text_of_a_known_two_rule_card():
     data = _synthetic(game, one_pair + two_pair, lambda x: [0.0, 1.0] if x[pairs] == 1 else [1.0, 0.0])
     tree = CostTree(data.X, data.cost, grow_leaves=2, min_leaf=2, feature_ranges=[(f.low, f.high) for f in FEATURES],
                     criterion="cost")
-    card = StrategyCard("paigow", "paigow-igw", data.book, tree, 2, data.hands, 1)
+    card = make_card(game, "paigow-igw", data, tree, 2)
     r0, r1 = data.book
     assert card.text().splitlines()[:5] == [
         "Strategy card: Pai Gow Poker against the paigow-igw house way",
-        "(2 rules; exactly one applies to every hand; fitted on 24 exactly solved hands, seed 1)", "",
-        f" 1. If 1 or fewer pairs: {r0.text}", f" 2. If 2 or more pairs: {r1.text}"]
-    assert [r["recipe"] for r in card.rules] == [r0.name, r1.name]
+        "(2 rules, read from the top: the first that applies decides; fitted on 24 exactly solved hands, seed 1)", "",
+        f" 1. If not one pair: {r1.text}", f" 2. Any other hand: {r0.text}"]  # the category comes first
+    assert [r["recipe"] for r in card.rules] == [r1.name, r0.name]
+    assert np.array_equal(card.play(data), data.settings[np.arange(24), [0] * 12 + [1] * 12])
     chosen, sel = fit_card(game, "paigow-igw", data, max_rules=5, min_leaf=2, validation=0.5)
     assert sel["fit_hands"] == 12 and chosen.k <= 5
 
@@ -214,10 +215,11 @@ def test_tiny_run(tmp_path):
     res = json.loads(out.read_text())
     for key in ("rules", "exact_regret", "exact_regret_ci95", "house_way_exact_regret", "text", "curve"):
         assert key in res
-    numbered = [line for line in res["text"].splitlines() if re.match(r"^ ?\d+\. (If |Any hand:)", line)]
+    numbered = [line for line in res["text"].splitlines() if re.match(r"^ ?\d+\. (If |Any hand:|Any other hand:)", line)]
     assert 1 <= len(res["rules"]) <= 4 and len(numbered) == len(res["rules"])
     assert res["labeller"] == "small-pool" and res["exact"] is False and plot.stat().st_size > 0
-    assert res["curve"][len(res["rules"]) - 1]["test_regret"] == pytest.approx(res["exact_regret"])
+    sizes = [p["rules"] for p in res["curve"]]
+    assert sizes == sorted(set(sizes)) and 1 <= min(sizes) and max(sizes) <= 4
 
 
 @pytest.mark.parametrize("argv,fragment", [

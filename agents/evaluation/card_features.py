@@ -5,7 +5,7 @@ joker, and the hand's category (:mod:`splitpoker.agents.evaluation.hand_categori
 Every feature is an integer per hand (``-1`` for a rank that is not there: "no pair"). A condition
 is an interval of one feature, and :func:`describe` says it in words::
 
-    top_pair in [-1, 4]     ->  "highest pair 6s or lower, or none"
+    top_pair in [-1, 4]     ->  "highest pair 6s or lower (if any)"
     straight in [1, 1]      ->  "a straight"
     cat_two_pair in [1, 1]  ->  "two pair"
 """
@@ -39,9 +39,16 @@ class Feature:
     absent: str = ""  # a flag's text when it is 0
 
 
-FEATURES = (
+FEATURES = (  # the hand's category first: where two splits cut the hands alike, the first is kept
+    *(Feature(f"cat_{c.name.lower()}", FLAG, c.label, 0, 1, f"not {c.label}") for c in Category),
     Feature("pairs", COUNT, "pairs", 0, 3),
     Feature("trips", COUNT, "sets of trips", 0, 2),
+    Feature("singles", COUNT, "singletons", 0, 7),
+    Feature("high_singles", COUNT, "singletons J or higher", 0, 7),
+    Feature("straight", FLAG, "a straight", 0, 1, "no straight"),
+    Feature("flush", FLAG, "a flush", 0, 1, "no flush"),
+    Feature("straight_flush", FLAG, "a straight flush", 0, 1, "no straight flush"),
+    Feature("joker", FLAG, "the joker", 0, 1, "no joker"),
     Feature("top_pair", RANK, "highest pair", -1, 12),
     Feature("second_pair", RANK, "second pair", -1, 12),
     Feature("low_pair", RANK, "lowest pair", -1, 12),
@@ -51,12 +58,6 @@ FEATURES = (
     Feature("second_single", SINGLE, "second-highest singleton", -1, 12),
     Feature("third_single", SINGLE, "third-highest singleton", -1, 12),
     Feature("fourth_single", SINGLE, "fourth-highest singleton", -1, 12),
-    Feature("high_singles", COUNT, "singletons J or higher", 0, 7),
-    Feature("straight", FLAG, "a straight", 0, 1, "no straight"),
-    Feature("flush", FLAG, "a flush", 0, 1, "no flush"),
-    Feature("straight_flush", FLAG, "a straight flush", 0, 1, "no straight flush"),
-    Feature("joker", FLAG, "the joker", 0, 1, "no joker"),
-    *(Feature(f"cat_{c.name.lower()}", FLAG, c.label, 0, 1, f"not {c.label}") for c in Category),
 )
 FEATURE_INDEX = {f.name: i for i, f in enumerate(FEATURES)}
 
@@ -69,11 +70,10 @@ def hand_features(cards, k: int) -> np.ndarray:
     """``int64[len(FEATURES)]`` of one seven-card hand (``k``: the big hand's size, 5 or 4)."""
     s = hand_shape(cards, k)
     cat = s.category
-    values = [len(s.pairs), len(s.trips), _get(s.pairs, 0), _get(s.pairs, 1), s.pairs[-1] if s.pairs else -1,
-              _get(s.trips, 0), s.quads, _get(s.singles, 0), _get(s.singles, 1),
-              _get(s.singles, 2), _get(s.singles, 3),
+    values = [*(int(cat == c) for c in Category), len(s.pairs), len(s.trips), len(s.singles),
               sum(r >= HIGH_CARD_MIN for r in s.singles), int(s.straight), int(s.flush), int(s.straight_flush),
-              int(s.joker), *(int(cat == c) for c in Category)]
+              int(s.joker), _get(s.pairs, 0), _get(s.pairs, 1), s.pairs[-1] if s.pairs else -1, _get(s.trips, 0),
+              s.quads, _get(s.singles, 0), _get(s.singles, 1), _get(s.singles, 2), _get(s.singles, 3)]
     return np.array(values, dtype=np.int64)
 
 
@@ -102,7 +102,7 @@ def describe(f: Feature, lo: int, hi: int) -> str | None:
         return f"{hi} or fewer {f.text}" if lo <= f.low else f"{lo} to {hi} {f.text}"
     if hi < 0:
         return f"no {f.text}"
-    none = ", or none" if lo < 0 else ""
+    none = " (if any)" if lo < 0 else ""
     lo = max(lo, 0)
     if lo == hi:
         return f"{f.text} {_rank(f, lo)}{none}"

@@ -23,6 +23,7 @@ from splitpoker.agents.evaluation.card_features import (
     describe_conjunction,
     feature_matrix,
 )
+from splitpoker.agents.evaluation.decision_list import actions, rules_from_leaves, simplify
 from splitpoker.agents.evaluation.hand_categories import big_hand_size
 from splitpoker.agents.evaluation.labels import HandLabels, house_way_rules, mean_ci
 from splitpoker.agents.evaluation.recipes import Recipe, recipe_settings, recipes
@@ -67,7 +68,8 @@ def card_data(game, labels: HandLabels, book: tuple[Recipe, ...] | None = None) 
 
 @dataclass
 class StrategyCard:
-    """A fitted card: ``k`` rules, the leaves of ``tree`` over the recipes ``book``."""
+    """A fitted card: the ordered rules (:mod:`splitpoker.agents.evaluation.decision_list`)
+    simplified from the ``k`` leaves of ``tree``, over the recipes ``book``."""
 
     game: str
     style: str
@@ -77,31 +79,35 @@ class StrategyCard:
     train_hands: int
     train_seed: int
     exact: bool = True  # fitted on the real game's exact labels (not a small dealer pool)
+    rule_list: list = None  # [(bounds, recipe index)], first match decides; set by :func:`make_card`
 
     @property
     def rules(self) -> list[dict]:
         out = []
-        for j, leaf in enumerate(self.tree.leaves(self.k), 1):
-            r = self.book[leaf.action]
-            out.append({"rule": j, "if": describe_conjunction(leaf.bounds), "then": r.text, "recipe": r.name,
-                        "train_hands": int(leaf.index.size),
-                        "conditions": {FEATURES[f].name: list(b) for f, b in sorted(leaf.bounds.items())}})
+        last = len(self.rule_list)
+        for j, (bounds, action) in enumerate(self.rule_list, 1):
+            r = self.book[action]
+            when = ("any other hand" if last > 1 else "any hand") if j == last and not bounds else \
+                describe_conjunction(bounds)
+            out.append({"rule": j, "if": when, "then": r.text, "recipe": r.name,
+                        "conditions": {FEATURES[f].name: list(b) for f, b in sorted(bounds.items())}})
         return out
 
     def play(self, data: CardData) -> np.ndarray:
         """The setting the card makes of every hand of ``data`` (same recipe book)."""
-        actions = self.tree.predict(data.X, self.k)
-        return data.settings[np.arange(data.hands), actions]
+        return data.settings[np.arange(data.hands), actions(data.X, self.rule_list)]
 
     def text(self, score: dict | None = None) -> str:
         """The card in plain words (with ``score``, its held-out exact regret beside the house way's)."""
         rules = self.rules
         lines = [f"Strategy card: {GAME_NAMES[self.game]} against the {self.style} house way",
-                 f"({len(rules)} rule{'s' if len(rules) != 1 else ''}; exactly one applies to every hand; fitted on "
-                 f"{self.train_hands:,} {'exactly solved' if self.exact else 'small-pool labelled (NOT the real game)'} "
+                 f"({len(rules)} rule{'s' if len(rules) != 1 else ''}, read from the top: the first that applies "
+                 f"decides; fitted on {self.train_hands:,} "
+                 f"{'exactly solved' if self.exact else 'small-pool labelled (NOT the real game)'} "
                  f"hands, seed {self.train_seed})", ""]
         for r in rules:
-            when = "Any hand" if r["if"] == "any hand" else f"If {r['if']}"
+            when = "Any other hand" if r["if"] == "any other hand" else (
+                "Any hand" if r["if"] == "any hand" else f"If {r['if']}")
             lines.append(f"{r['rule']:>2}. {when}: {r['then']}")
         lines += ["", "To carry out a rule: among the settings that obey it and do not foul, make the first hand "
                       "named as strong as possible, then the next. If no setting obeys it, make the hands in that "
@@ -114,9 +120,21 @@ class StrategyCard:
         return "\n".join(lines) + "\n"
 
 
+# conditions tried for removal first: singletons' ranks, then group ranks, counts, flags, categories
+_EAGERNESS = {"single": 0, "rank": 1, "count": 2, "flag": 3}
+READABILITY_ORDER = sorted(range(len(FEATURES)), key=lambda f: (
+    4 if FEATURES[f].name.startswith("cat_") else _EAGERNESS[FEATURES[f].kind], f))
+
+
+def make_card(game, style: str, train: CardData, tree: CostTree, k: int) -> StrategyCard:
+    """The card of the tree of ``k`` leaves, its rules simplified on the training hands."""
+    rule_list = simplify(train.X, train.cost, rules_from_leaves(tree.leaves(k)), READABILITY_ORDER)
+    return StrategyCard(game.game if hasattr(game, "game") else game, style, train.book, tree, k, train.hands,
+                        train.labels.seed, train.labels.exact, rule_list)
+
+
 def _regret(data: CardData, tree: CostTree, k: int) -> float:
-    actions = tree.predict(data.X, k)
-    return float(data.cost[np.arange(data.hands), actions].mean())
+    return float(data.cost[np.arange(data.hands), tree.predict(data.X, k)].mean())
 
 
 def fit_card(game, style: str, train: CardData, *, max_rules: int, min_leaf=(3, 8, 20), grow_leaves: int = 300,
@@ -140,17 +158,37 @@ def fit_card(game, style: str, train: CardData, *, max_rules: int, min_leaf=(3, 
     curves, best = {}, None
     for ml in leaf_sizes:
         probe = CostTree(fit.X, fit.cost, grow_leaves=grow, min_leaf=int(ml), feature_ranges=FEATURE_RANGES)
-        curves[int(ml)] = [_regret(val, probe, k) for k in range(1, min(max_rules, probe.max_leaves) + 1)]
-        for k, r in enumerate(curves[int(ml)], 1):
-            key = (round(r, 12), k)
+        curves[int(ml)] = []
+        for k, card in _cards_up_to(fit, probe, max_rules, game=game.game, style=style):
+            r = float(val.labels.regrets(card.play(val)).mean())
+            curves[int(ml)].append({"leaves": k, "rules": len(card.rule_list), "validation_regret": r})
+            key = (round(r, 12), len(card.rule_list))
             if best is None or key < best[0]:
-                best = (key, int(ml), k)
-    _, ml, k = best
+                best = (key, int(ml), len(card.rule_list))
+    _, ml, n_rules = best
+    # refit on every training hand: the largest tree whose card needs at most the chosen number of rules
     tree = CostTree(train.X, train.cost, grow_leaves=grow, min_leaf=ml, feature_ranges=FEATURE_RANGES)
-    card = StrategyCard(game.game, style, train.book, tree, min(k, tree.max_leaves), train.hands, train.labels.seed,
-                        train.labels.exact)
-    return card, {"fit_hands": n_fit, "validation_hands": train.hands - n_fit, "validation_regret": curves,
-                  "chosen_min_leaf": ml, "chosen_rules": card.k, "grow_leaves": grow}
+    card = None
+    for _, candidate in _cards_up_to(train, tree, n_rules, game=game.game, style=style):
+        card = candidate
+    return card, {"fit_hands": n_fit, "validation_hands": train.hands - n_fit, "validation": curves,
+                  "chosen_min_leaf": ml, "chosen_rules": n_rules, "chosen_leaves": card.k, "rules": len(card.rule_list),
+                  "grow_leaves": grow}
+
+
+def _cards_up_to(data: CardData, tree: CostTree, max_rules: int, patience: int = 5, game: str = "", style: str = ""):
+    """``(k, card)`` for k = 1, 2, ... leaves while the simplified card has at most
+    ``max_rules`` rules (stopping after ``patience`` sizes in a row that need more)."""
+    over = 0
+    for k in range(1, tree.max_leaves + 1):
+        card = make_card(game, style, data, tree, k)
+        if len(card.rule_list) > max_rules:
+            over += 1
+            if over >= patience:
+                return
+            continue
+        over = 0
+        yield k, card
 
 
 def evaluate_card(card: StrategyCard, test: CardData) -> dict:
@@ -170,13 +208,19 @@ def evaluate_card(card: StrategyCard, test: CardData) -> dict:
 
 def regret_curve(train: CardData, test: CardData, *, max_rules: int, min_leaf: int = 8,
                  grow_leaves: int = 300) -> list[dict]:
-    """Training and held-out exact regret of the cards of 1 .. ``max_rules`` rules pruned from
-    one tree grown on all of ``train`` (the trees :func:`fit_card` chooses among; a report:
-    nothing is chosen on ``test``)."""
+    """Training and held-out exact regret of the cards of at most ``max_rules`` rules simplified
+    from the trees of 1, 2, ... leaves pruned from one tree grown on all of ``train``; per number
+    of rules, the card with the least *training* regret (a report: nothing is chosen on ``test``)."""
     tree = CostTree(train.X, train.cost, grow_leaves=max(grow_leaves, max_rules), min_leaf=min_leaf,
                     feature_ranges=FEATURE_RANGES)
-    return [{"rules": k, "train_regret": _regret(train, tree, k), "test_regret": _regret(test, tree, k)}
-            for k in range(1, min(max_rules, tree.max_leaves) + 1)]
+    by_size = {}
+    for k, card in _cards_up_to(train, tree, max_rules):
+        point = {"leaves": k, "rules": len(card.rule_list),
+                 "train_regret": float(train.labels.regrets(card.play(train)).mean()),
+                 "test_regret": float(test.labels.regrets(card.play(test)).mean())}
+        if point["rules"] not in by_size or point["train_regret"] < by_size[point["rules"]]["train_regret"]:
+            by_size[point["rules"]] = point  # per number of rules, the card best on the training hands
+    return [by_size[n] for n in sorted(by_size)]
 
 
 def plot_curve(curves: dict[str, dict], path) -> None:
