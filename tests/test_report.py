@@ -106,7 +106,7 @@ def test_straight_flush_flag_equals_brute_force_over_subsets(game_name):
     game = Game(game_name)
     k = game.table.n_cards
     sf = {HandCategory.STRAIGHT, HandCategory.FLUSH, HandCategory.STRAIGHT_FLUSH, HandCategory.ROYAL_FLUSH}
-    hands = np.empty((1500, 7), dtype=np.int64)
+    hands = np.empty((500, 7), dtype=np.int64)
     random_hands(7, hands.shape[0], hands)
     joker_hands = hands.copy()  # every other hand gets the joker, where wild cards are tricky
     joker_hands[::2, 6] = 52
