@@ -238,3 +238,25 @@ def test_bad_input_is_refused_before_any_work(tmp_path, monkeypatch, capsys, arg
     assert run_main(*[a.replace("{t}", str(tmp_path)) for a in argv]) == 2
     assert fragment in capsys.readouterr().err
     assert not cache.exists() and not list(tmp_path.glob("c.*"))
+
+
+def test_simplified_rule_list_costs_no_more_than_its_tree():
+    from splitpoker.agents.evaluation.decision_list import (
+        actions,
+        rules_from_leaves,
+        simplify,
+        total_cost,
+    )
+
+    rng = np.random.default_rng(6)
+    X = rng.integers(0, 6, size=(400, 4))
+    C = rng.uniform(0, 1, size=(400, 4))
+    C[(X[:, 0] > 3) & (X[:, 1] < 2), 1] = 0.0
+    tree = CostTree(X, C, grow_leaves=10, min_leaf=5)
+    for k in (1, 4, 10):
+        leaves = rules_from_leaves(tree.leaves(k))
+        rules = simplify(X, C, leaves)
+        assert total_cost(X, C, rules) <= C[np.arange(400), tree.predict(X, k)].sum() + 1e-9
+        assert rules[-1][0] == {} and len(rules) <= k
+        assert sum(len(b) for b, _ in rules) <= sum(len(b) for b, _ in leaves)
+        assert ((actions(X, rules) >= 0) & (actions(X, rules) < 4)).all()  # every hand gets a recipe

@@ -67,15 +67,19 @@ def simplify(X: np.ndarray, C: np.ndarray, rules, order: list[int] | None = None
     if not rules:
         return rules
     rules[-1] = ({}, rules[-1][1])  # the leaves partition every hand: the last takes the rest
-    base = total_cost(X, C, rules)
+    C = np.asarray(C, dtype=np.float64)
+    assigned = which_rule(X, rules)
+    acts = np.array([a for _, a in rules], dtype=np.int64)
     rank = {f: i for i, f in enumerate(order)} if order is not None else {}
     for j in range(len(rules) - 1):
         for f in sorted(rules[j][0], key=lambda f: rank.get(f, -1)):
-            trial = list(rules)
-            trial[j] = ({g: b for g, b in rules[j][0].items() if g != f}, rules[j][1])
-            cost = total_cost(X, C, trial)
-            if cost <= base + TOLERANCE * max(1.0, abs(base)):
-                rules, base = trial, cost
+            looser = {g: b for g, b in rules[j][0].items() if g != f}
+            # only hands now taken by a later rule can move to rule j; the cost changes on them alone
+            moved = np.flatnonzero(matches(X, looser) & (assigned > j))
+            delta = C[moved, acts[j]].sum() - C[moved, acts[assigned[moved]]].sum()
+            if delta <= TOLERANCE * max(1.0, float(C[np.arange(X.shape[0]), acts[assigned]].sum())):
+                rules[j] = (looser, rules[j][1])
+                assigned[moved] = j
     # the first rule left without conditions takes every hand left: the rules after it go, and
     # so does a rule that no training hand reaches any more
     first_free = next(j for j, (b, _) in enumerate(rules) if not b)
