@@ -66,10 +66,10 @@ def parse_args(argv=None):
 
 def build(args):
     import gymnasium as gym
-    from splitpoker.agents.training.run import check_model_fits, load_model
-    from splitpoker.envs.registration import SESSION_ENV_IDS
 
     import splitpoker  # noqa: F401  (registers the ids)
+    from splitpoker.agents.training.run import check_model_fits, load_model
+    from splitpoker.envs.registration import SESSION_ENV_IDS
 
     models, configs = [], []
     for path in args.model:

@@ -76,17 +76,17 @@ def run(args) -> dict:
         optimal_distribution,
         outcome_shape,
     )
-    from splitpoker.envs.config import AsiaPokerConfig, PaiGowPokerConfig
+    from splitpoker.envs.config import config_class
     from splitpoker.envs.rules.games.game import Game
 
-    cfg = (AsiaPokerConfig if args.game == "asia" else PaiGowPokerConfig).from_dict(args.table)
+    cfg = config_class(args.game).from_dict(args.table)
     table = sd.BetTable.from_config(cfg)
     if args.setter == "optimal" and not args.sample:
         raise ValueError("--setter optimal needs --sample FILE from scripts/solve_sample.py")
     if args.setter != "optimal" and args.sample:
         raise ValueError(f"--sample {args.sample}: only used with --setter optimal")
     game = Game(args.game, cfg.house_way, cfg.rules)
-    paytable = cfg.bonus_paytable if args.game == "asia" else cfg.fortune_paytable
+    paytable = cfg.paytable
     sd.state_count(outcome_shape(game, paytable), table, args.bankroll, args.target)  # before the simulation
     dist = house_way_distribution(game, paytable, args.rounds, args.seed, log=lambda m: print(m, file=sys.stderr))
     if args.setter == "optimal":

@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+
 from splitpoker.agents.benchmark.config import AlgoSpec, BenchmarkConfig, EnvSpec
 from splitpoker.agents.benchmark.run import (
     MODEL_KEY,
@@ -99,6 +100,7 @@ def write_run_info(out: Path, spec: RunSpec, evalset: EvalSet) -> None:
     """``run.json`` (spec, seed, versions, evaluation-set hash) and ``config.yaml`` in the training
     config format, so that ``scripts/evaluate.py --model <run>/model.zip`` finds env and algorithm."""
     import yaml
+
     from splitpoker.agents.training.run import TrainConfig
     from splitpoker.envs.registration import VECTOR_ENTRY_POINTS
 

@@ -21,6 +21,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 import numpy as np
+
 from splitpoker.agents.benchmark.config import AlgoSpec, BenchmarkConfig, EnvSpec, resolve_policy
 from splitpoker.agents.evaluation.evaluate import hand_seeds, mean_ci, run_policy
 from splitpoker.agents.exact.eval_set import EvalSet, make_eval_env
@@ -187,8 +188,9 @@ def run_one(spec: RunSpec, evalset: EvalSet) -> dict:
     """Train one run and score it at step 0, every ``eval_every`` steps and at the end. Returns the
     result dict (no files written: the caller stores it)."""
     import torch
-    from splitpoker.agents.policies.baselines import SB3Policy
     from stable_baselines3.common.utils import set_random_seed
+
+    from splitpoker.agents.policies.baselines import SB3Policy
 
     torch.set_num_threads(1)
     set_random_seed(spec.seed)
@@ -231,6 +233,7 @@ def warm_start_model(model, spec: RunSpec) -> dict:
     import tempfile
 
     import gymnasium as gym
+
     from splitpoker.agents.training.warm_start import WarmStart, warm_start
 
     ws = WarmStart.from_dict(dict(spec.algo.warm_start))

@@ -40,9 +40,10 @@ from typing import Any
 
 import torch as th
 from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
-from splitpoker.envs.observation import OBS_SIZE
 from stable_baselines3.common.policies import ActorCriticPolicy
 from torch import nn
+
+from splitpoker.envs.rules.play.observation import OBS_SIZE
 
 ACTIVATIONS = {"relu": nn.ReLU, "tanh": nn.Tanh, "elu": nn.ELU}
 LAYOUT_KEYS = ("n_settings", "setting_offset", "features_start", "n_features")

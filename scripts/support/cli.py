@@ -269,6 +269,14 @@ def check_output_dir(flag: str, path: str | os.PathLike, default: bool = False) 
     return p
 
 
+def make_output_dir(path: str | os.PathLike) -> Path:
+    """The output folder checked by :func:`check_output_dir`, created (alone, not its parents) once
+    the work is done."""
+    p = Path(path)
+    p.mkdir(exist_ok=True)
+    return p
+
+
 def jsonable(obj: Any) -> Any:
     """``obj`` with NaN/inf floats as ``None`` and numpy scalars/arrays as plain Python values."""
     if isinstance(obj, dict):
