@@ -465,8 +465,9 @@ def _objects_from_config(cfg: TrainConfig, cls) -> dict[str, Any]:
     and the schedules (``learning_rate``, ``lr_schedule``, ``clip_range``, ``clip_range_vf``)."""
     import inspect
 
-    from splitpoker.agents.training.config import policy_class
     from stable_baselines3.common.utils import get_schedule_fn
+
+    from splitpoker.agents.training.config import policy_class
 
     kwargs = resolve_schedules(cfg.algo_kwargs)
     params = inspect.signature(cls.__init__).parameters
