@@ -151,8 +151,11 @@ CASES = [
     ("solve_sample", ["--game", "asia", "--hands", "2", "--seed", "-1", "--out", "{t}/s.csv"], 2, "argument --seed: -1"),
     ("solve_sample", ["--game", "asia", "--hands", "2", "--seed", BIG, "--out", "{t}/s.csv"], 2, f"argument --seed: {BIG}"),
     ("solve_sample", ["--game", "asia", "--hands", "2", "--checkpoint", "0", "--out", "{t}/s.csv"], 2, "argument --checkpoint: 0: expected"),
-    ("solve_sample", ["--game", "asia", "--hands", "2", "--max-pool-card", "13", "--out", "{t}/s.csv"], 2, "--max-pool-card 13: expected 14..52"),
-    ("solve_sample", ["--game", "asia", "--hands", "2", "--max-pool-card", "54", "--out", "{t}/s.csv"], 2, "--max-pool-card 54: expected 14..52"),
+    ("solve_sample", ["--game", "asia", "--hands", "2", "--max-pool-card", "13", "--out", "{t}/s.csv"], 2, "argument --max-pool-card: 13: expected an integer 14..52"),
+    ("solve_sample", ["--game", "asia", "--hands", "2", "--max-pool-card", "54", "--out", "{t}/s.csv"], 2, "argument --max-pool-card: 54: expected an integer 14..52"),
+    ("solve_sample", ["--game", "asia", "--hands", "2", "--max-pool-card", "53", "--out", "{t}/s.csv"], 2,
+     "argument --max-pool-card: 53: expected an integer 14..52 (the dealer needs 7 unseen cards below K; "
+     "leave the flag out for the real game)"),
     ("solve_sample", ["--game", "asia", "--hands", "2", "--out", "{t}/s.txt"], 2, "unknown extension '.txt'"),
     ("solve_sample", ["--game", "asia", "--hands", "2", "--out", "{t}/nofolder/s.csv"], 2, "--out {t}/nofolder/s.csv: the folder {t}/nofolder does not exist"),
     ("solve_sample", ["--game", "asia", "--hands", "2", "--out", "{t}/afile/s.csv"], 2, "the folder {t}/afile is not a directory"),
