@@ -127,7 +127,7 @@ def main(argv=None) -> int:
     except GridInterrupted as e:
         say(f"\ninterrupted: {e.done}/{e.total} runs finished and stored in {out / 'runs'}.\n"
             f"resume with: {command}" + ("" if args.out else f" --out {shlex.quote(str(out))}"))
-        return 130
+        return cli.interrupt_exit_code()
     except (ValueError, FileNotFoundError) as e:
         say(f"error: {e}")
         return 2
@@ -135,7 +135,7 @@ def main(argv=None) -> int:
         if not cli.is_interrupt(e):
             raise
         say(f"\ninterrupted before any run started; nothing to resume. rerun: {command}")
-        return 130
+        return cli.interrupt_exit_code()
     plots = write_report(summary, report, command, append=args.append_report)
     say(f"report: {report}; curves: {', '.join(str(p) for p in plots.values())}; data: {out / 'benchmark.json'}")
     if args.json:

@@ -42,8 +42,8 @@ if __name__ == "__main__":
     install_startup_interrupt()
 
 
-from splitpoker.envs.rules.games.game import Game
 from splitpoker.envs.rules.cards import DECK_SIZE, N_STANDARD
+from splitpoker.envs.rules.games.game import Game
 from splitpoker.scripts.support import cli
 
 MAX_HANDS = 1_000_000
@@ -120,7 +120,7 @@ def run(args) -> int:
                 raise
             print(f"interrupted: {args.out} holds {store.n_rows} hands; rerun the same command to resume",
                   file=sys.stderr)
-            return 130
+            return cli.interrupt_exit_code()
     rep = summarize(store, args.hands)
     if args.json:
         print(cli.dumps(rep))

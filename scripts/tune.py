@@ -104,7 +104,7 @@ def main(argv=None) -> int:
             raise
         say(f"\ninterrupted: finished trials are kept in {out / 'optuna.journal'}; resume with: {command}"
             + ("" if args.out else f" --out {shlex.quote(str(out))}"))
-        return 130
+        return cli.interrupt_exit_code()
     best = result["best"]
     if best is None:
         say(f"no trial completed (all pruned or failed); see {out / 'tune.json'}")

@@ -20,7 +20,9 @@ Conventions (one place, so every script behaves alike):
   numbers.
 * **Ctrl-C** exits 130 with one line on stderr, keeping partial results where they make sense;
   long numba work runs in chunks so Python checks for the interrupt between chunks (< 1 s).
+  **SIGTERM** does the same and exits 143 (128 + the signal number, as a shell reports it).
   :func:`install_startup_interrupt` covers the seconds of imports before ``main`` runs.
+  docs/cli.md states the whole contract.
 """
 
 from __future__ import annotations
@@ -37,27 +39,40 @@ from pathlib import Path
 from typing import Any
 
 MAX_SEED = 2**63 - 1
-EXIT_INTERRUPTED = 130
 
 
 class CliError(ValueError):
     """A bad command-line value: ``main`` prints ``error: <message>`` and exits 2."""
 
 
+INTERRUPT_SIGNALS = (signal.SIGINT, signal.SIGTERM)  # Ctrl-C, and a polite kill (a scheduler, `kill`, `timeout`)
+
+
+def exit_code(signum: int = signal.SIGINT) -> int:
+    """The exit code of a run stopped by ``signum``: 128 + the signal number, as a shell reports a
+    killed process (130 for SIGINT, 143 for SIGTERM)."""
+    return 128 + int(signum)
+
+
+def _name(signum: int) -> str:
+    return "" if signum == signal.SIGINT else f" ({signal.Signals(signum).name})"
+
+
 def _interrupted_during_startup(signum, frame):  # pragma: no cover - exercised in subprocess tests
-    sys.stderr.write("interrupted (while starting up; nothing was done)\n")
+    sys.stderr.write(f"interrupted{_name(signum)} (while starting up; nothing was done)\n")
     sys.stderr.flush()
-    os._exit(EXIT_INTERRUPTED)
+    os._exit(exit_code(signum))
 
 
 def install_startup_interrupt() -> None:
-    """Call first thing in a script run as a program: a Ctrl-C during the imports (numba loads
-    its kernels for a few seconds) exits 130 with one line instead of a traceback.
-    :func:`handle_interrupts` restores Python's ``KeyboardInterrupt`` once ``main`` runs."""
-    signal.signal(signal.SIGINT, _interrupted_during_startup)
+    """Call first thing in a script run as a program: a Ctrl-C or SIGTERM during the imports
+    (numba loads its kernels for a few seconds) exits 130 / 143 with one line instead of a
+    traceback. :func:`handle_interrupts` turns both into ``KeyboardInterrupt`` once ``main`` runs."""
+    for s in INTERRUPT_SIGNALS:
+        signal.signal(s, _interrupted_during_startup)
 
 
-_sigint = {"seen": False}
+_sigint = {"seen": False, "signum": signal.SIGINT}
 
 
 def _numba_compiling() -> bool:
@@ -70,20 +85,28 @@ def _numba_compiling() -> bool:
 
 def _raise_interrupt(signum, frame):
     _sigint["seen"] = True
+    _sigint["signum"] = signum
     if _numba_compiling():
         # a KeyboardInterrupt raised inside numba's compiler surfaces in a ctypes callback as an
         # "Exception ignored" traceback and leaves numba unusable: ask again once it is done
-        threading.Timer(0.05, os.kill, (os.getpid(), signal.SIGINT)).start()
+        threading.Timer(0.05, os.kill, (os.getpid(), signum)).start()
         return
-    raise KeyboardInterrupt
+    raise KeyboardInterrupt(signal.Signals(signum).name)
 
 
 def handle_interrupts() -> None:
-    """From here on Ctrl-C raises ``KeyboardInterrupt`` (caught by the script's ``main``) and is
-    remembered (see :func:`is_interrupt`). Only in a script run as a program: a caller's own
-    handler (a test runner's) is left alone."""
+    """From here on Ctrl-C and SIGTERM raise ``KeyboardInterrupt`` (caught by the script's
+    ``main``: one line, exit :func:`interrupt_exit_code`) and are remembered (see
+    :func:`is_interrupt`). Only in a script run as a program: a caller's own handler (a test
+    runner's) is left alone."""
     if signal.getsignal(signal.SIGINT) is _interrupted_during_startup:
-        signal.signal(signal.SIGINT, _raise_interrupt)
+        for s in INTERRUPT_SIGNALS:
+            signal.signal(s, _raise_interrupt)
+
+
+def interrupt_exit_code() -> int:
+    """130 after a Ctrl-C (or a ``KeyboardInterrupt`` raised by hand), 143 after a SIGTERM."""
+    return exit_code(_sigint["signum"])
 
 
 def is_interrupt(exc: BaseException) -> bool:
@@ -94,15 +117,15 @@ def is_interrupt(exc: BaseException) -> bool:
 
 
 def interrupted(what: str = "") -> int:
-    """Print the one-line interrupt message and return the exit code 130."""
-    print(f"interrupted{': ' + what if what else ''}", file=sys.stderr)
-    return EXIT_INTERRUPTED
+    """Print the one-line interrupt message and return the exit code (130 Ctrl-C, 143 SIGTERM)."""
+    print(f"interrupted{_name(_sigint['signum'])}{': ' + what if what else ''}", file=sys.stderr)
+    return interrupt_exit_code()
 
 
 def run_interruptible(run, args, on_interrupt: str = "") -> int:
     """``run(args)`` with Ctrl-C handled (see :func:`handle_interrupts`): an interrupt, or an
-    error it caused inside numba, prints ``interrupted: <on_interrupt>`` and returns 130; any
-    other exception propagates."""
+    error it caused inside numba, prints ``interrupted: <on_interrupt>`` and returns 130 (143
+    after a SIGTERM); any other exception propagates."""
     handle_interrupts()
     try:
         return run(args)
