@@ -75,6 +75,7 @@ def run(args) -> dict:
         house_way_distribution,
         optimal_distribution,
         outcome_shape,
+        read_optimal_sample,
     )
     from splitpoker.envs.config import config_class
     from splitpoker.envs.rules.games.game import Game
@@ -88,9 +89,10 @@ def run(args) -> dict:
     game = Game(args.game, cfg.house_way, cfg.rules)
     paytable = cfg.paytable
     sd.state_count(outcome_shape(game, paytable), table, args.bankroll, args.target)  # before the simulation
+    sample = read_optimal_sample(game, args.sample) if args.sample else None  # so is the sample
     dist = house_way_distribution(game, paytable, args.rounds, args.seed, log=lambda m: print(m, file=sys.stderr))
     if args.setter == "optimal":
-        dist = optimal_distribution(game, paytable, args.sample, dist)
+        dist = optimal_distribution(game, paytable, sample, dist)
     out = sd.compare(dist, table, args.bankroll, args.target, args.hands)
     out.update(game=args.game, setter=args.setter, table=cfg.to_dict())
     w = dist.main_ci95[0]

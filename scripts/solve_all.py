@@ -77,15 +77,10 @@ def parse_args(argv=None):
 
 
 def check_out(path: str) -> Path:
-    p = Path(path)
-    if p.exists() and not p.is_dir():
-        raise cli.CliError(f"--out {path}: is a file, expected a store folder")
-    if not p.exists():
-        if not p.parent.is_dir():
-            raise cli.CliError(f"--out {path}: the folder {p.parent} does not exist (create it first)")
-        p.mkdir()
-    cli.check_output("--out", p / "probe")
-    return p
+    """The store folder: an existing one (resumed), or a new one in an existing, writable folder,
+    made here (cli.check_output_dir: a file, a missing parent or an unwritable folder is refused)."""
+    p = cli.check_output_dir("--out", path)
+    return cli.make_output_dir(p)
 
 
 def main(argv=None) -> int:

@@ -237,13 +237,15 @@ def house_way_distribution(game: Game, paytable: PayTable | None, rounds: int = 
                              edge_ci)
 
 
-def optimal_distribution(game: Game, paytable: PayTable | None, sample, hw: RoundDistribution) -> RoundDistribution:
-    """The round distribution of the exact-optimal setter from a ``scripts/solve_sample.py``
-    output (a path to its .parquet/.csv, or a table with its columns) and the house-way
-    distribution ``hw`` of the same game (for the joint with the bonus line)."""
-    if hw.setter != "house-way" or hw.game != game.game or hw.style != game.style.value:
-        raise ValueError(f"hw must be the house-way distribution of {game.game}/{game.style.value}, got "
-                         f"{hw.setter} {hw.game}/{hw.style}")
+SAMPLE_COLUMNS = ("game", "style", "max_pool_card", "n_dealer_hands",
+                  *(f"{who}_{w}" for who in ("optimal", "house_way") for w in ("wins", "pushes", "losses")))
+
+
+def read_optimal_sample(game: Game, sample):
+    """The columns of a ``scripts/solve_sample.py`` output (a path, or a table) for
+    :func:`optimal_distribution`, checked: readable, of ``game``'s game and style, for the real game
+    (no ``--max-pool-card``), at least 2 hands. ``ValueError`` otherwise, so that a script can
+    refuse a bad sample before its simulation."""
     t = _read_sample(sample)
     styles = set(t["style"])
     if styles != {game.style.value} or set(t["game"]) != {game.game}:
@@ -251,6 +253,19 @@ def optimal_distribution(game: Game, paytable: PayTable | None, sample, hw: Roun
                          f"{game.game}/{game.style.value}")
     if set(t["max_pool_card"]) != {53}:
         raise ValueError("solve sample was made with --max-pool-card (not the real game): rerun solve_sample.py without it")
+    if len(t["style"]) < 2:
+        raise ValueError(f"solve sample has {len(t['style'])} hand(s): expected at least 2 to estimate a CI")
+    return t
+
+
+def optimal_distribution(game: Game, paytable: PayTable | None, sample, hw: RoundDistribution) -> RoundDistribution:
+    """The round distribution of the exact-optimal setter from a ``scripts/solve_sample.py``
+    output (a path to its .parquet/.csv, or a table with its columns) and the house-way
+    distribution ``hw`` of the same game (for the joint with the bonus line)."""
+    if hw.setter != "house-way" or hw.game != game.game or hw.style != game.style.value:
+        raise ValueError(f"hw must be the house-way distribution of {game.game}/{game.style.value}, got "
+                         f"{hw.setter} {hw.game}/{hw.style}")
+    t = read_optimal_sample(game, sample)
     n = np.asarray(t["n_dealer_hands"], dtype=float)
     opt = np.stack([np.asarray(t[f"optimal_{w}"], dtype=float) / n for w in ("wins", "pushes", "losses")])
     hwp = np.stack([np.asarray(t[f"house_way_{w}"], dtype=float) / n for w in ("wins", "pushes", "losses")])
@@ -291,14 +306,22 @@ def _read_sample(sample) -> dict:
     path = Path(sample)
     if not path.exists():
         raise ValueError(f"solve sample {str(path)!r} does not exist: make it with scripts/solve_sample.py")
-    if path.suffix == ".csv":
-        import pyarrow.csv as pcsv
-
-        table = pcsv.read_csv(path)
-    elif path.suffix == ".parquet":
-        import pyarrow.parquet as pq
-
-        table = pq.read_table(path)
-    else:
+    if path.suffix not in (".csv", ".parquet"):
         raise ValueError(f"solve sample {str(path)!r}: expected a .parquet or .csv from scripts/solve_sample.py")
+    try:
+        if path.suffix == ".csv":
+            import pyarrow.csv as pcsv
+
+            table = pcsv.read_csv(path)
+        else:
+            import pyarrow.parquet as pq
+
+            table = pq.read_table(path)
+    except (OSError, ValueError) as e:  # pyarrow's ArrowInvalid is a ValueError, ArrowIOError an OSError
+        raise ValueError(f"solve sample {str(path)!r} is unreadable (truncated or not from scripts/solve_sample.py): "
+                         f"{e}") from None
+    missing = [c for c in SAMPLE_COLUMNS if c not in table.column_names]
+    if missing:
+        raise ValueError(f"solve sample {str(path)!r} lacks the column(s) {missing}: not a scripts/solve_sample.py "
+                         f"output")
     return table.to_pydict()

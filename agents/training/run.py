@@ -36,6 +36,7 @@ import contextlib
 import datetime
 import json
 import re
+import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -235,6 +236,7 @@ def _prepare(cfg: TrainConfig | None, resume, total_timesteps, log):
         cfg.validate()
         if Path(cfg.log_dir).exists() and not Path(cfg.log_dir).is_dir():
             raise ValueError(f"log_dir={cfg.log_dir!r} is a file: expected a folder for the run directories")
+        check_writable_folder(cfg.log_dir)
         run_dir = Path(cfg.log_dir) / cfg.make_run_name()
         if run_dir.exists():
             raise ValueError(f"run directory {run_dir} already exists: choose another run_name, "
@@ -242,6 +244,22 @@ def _prepare(cfg: TrainConfig | None, resume, total_timesteps, log):
         steps = 0
 
     return cfg, run_dir, state, steps
+
+
+def check_writable_folder(path: str | Path) -> None:
+    """``ValueError`` unless ``path`` is a folder this process can write in, or can be made (with
+    its parents) inside one: checked before any work, by creating and dropping a file in the
+    nearest existing folder (the only sure test: permissions, read-only mounts, /proc)."""
+    base = Path(path)
+    while not base.exists() and base.parent != base:
+        base = base.parent
+    if not base.is_dir():
+        raise ValueError(f"log_dir={str(path)!r}: {base} is a file, expected a folder for the run directories")
+    try:
+        with tempfile.NamedTemporaryFile(dir=base, prefix=".splitpoker.", suffix=".probe"):
+            pass
+    except OSError as e:
+        raise ValueError(f"log_dir={str(path)!r}: cannot write in the folder {base} ({e.strerror or e})") from None
 
 
 def train(cfg: TrainConfig | None = None, *, resume: str | Path | None = None, total_timesteps: int | None = None,
