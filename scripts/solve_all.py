@@ -29,8 +29,8 @@ Examples:
     python scripts/solve_all.py --game paigow --style paigow-igw --sample 4000 --out runs/solved-igw --json
     python scripts/solve_all.py --game asia --style asia-000 --out /shared/asia-000 --address auto
 
-Exit codes: 0 done, 2 bad arguments or an unusable --out, 130 Ctrl-C (finished shards kept; rerun
-the same command to resume).
+Exit codes: 0 done, 2 bad arguments or an unusable --out, 130 Ctrl-C, 143 SIGTERM (finished
+shards kept; rerun the same command to resume). docs/cli.md has the whole contract.
 """
 
 # ruff: noqa: E402  (the Ctrl-C guard runs before the slow imports)

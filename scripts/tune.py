@@ -15,8 +15,8 @@ trial's keys are printed as a config snippet at the end.
 with (the same --timesteps, --eval-every, --eval-hands, --seed, algorithm and environment;
 anything else is refused before any work); a new one is made inside an existing folder.
 
-Exit codes: 0 done, 2 bad arguments or config (nothing trained), 130 interrupted (the finished
-trials are kept in the journal; rerun the same command to resume).
+Exit codes: 0 done, 2 bad arguments or config (nothing trained), 130 Ctrl-C / 143 SIGTERM (the
+finished trials are kept in the journal; rerun the same command to resume).
 
 Examples:
     python scripts/tune.py --config configs/benchmark/asia.yaml --algorithm MaskablePPO+SettingScorer \\
