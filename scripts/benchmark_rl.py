@@ -76,8 +76,14 @@ def main(argv=None) -> int:
     args = parse_args(argv)
     from splitpoker.scripts.support import cli
 
-    cli.handle_interrupts()  # Ctrl-C raises KeyboardInterrupt, deferred while numba compiles
+    # Ctrl-C/SIGTERM raise KeyboardInterrupt (deferred while numba compiles); one landing before
+    # the work starts (config checks, imports) ends here in one line
+    return cli.run_interruptible(lambda a: _main(a, argv), args, "nothing was started; rerun the same command")
+
+
+def _main(args, argv) -> int:
     from splitpoker.agents.benchmark.config import BenchmarkConfig, ConfigError
+    from splitpoker.scripts.support import cli
 
     say = lambda m: print(m, file=sys.stderr, flush=True)  # noqa: E731
     if args.num_cpus is not None and args.address:

@@ -91,7 +91,7 @@ def _raise_interrupt(signum, frame):
         # "Exception ignored" traceback and leaves numba unusable: ask again once it is done
         threading.Timer(0.05, os.kill, (os.getpid(), signum)).start()
         return
-    raise KeyboardInterrupt(signal.Signals(signum).name)
+    raise KeyboardInterrupt
 
 
 def handle_interrupts() -> None:
