@@ -15,6 +15,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+
 from splitpoker.agents.evaluation import hand_categories as hcat
 from splitpoker.agents.evaluation.hand_categories import Category, categorize, hand_shape
 from splitpoker.agents.evaluation.labels import HandLabels, house_way_rules, share_ci

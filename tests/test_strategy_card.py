@@ -11,6 +11,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+
 from splitpoker.agents.evaluation.card_features import (
     FEATURE_INDEX,
     FEATURES,

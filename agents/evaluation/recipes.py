@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from itertools import permutations
 
 import numpy as np
+
 from splitpoker.agents.evaluation.hand_categories import big_hand_size, card_rank, hand_shape
 from splitpoker.envs.rules.games.asia import HIGH_POS, LOW_POS, MEDIUM_POS
 from splitpoker.envs.rules.games.paigow import BACK_POS, FRONT_POS
