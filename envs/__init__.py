@@ -2,7 +2,8 @@
 over the rules core :mod:`splitpoker.envs.rules` (which needs only numpy and numba).
 
 Importing it (``import splitpoker`` does) registers every ``splitpoker/*`` id with Gymnasium when
-Gymnasium is installed (:mod:`splitpoker.envs.registration`).
+Gymnasium is installed, and the PettingZoo tables in PettingZoo's registry when PettingZoo (1.27 or
+later) is (:mod:`splitpoker.envs.registration`).
 """
 
 if __name__ != "splitpoker.envs":  # the source folder imported under its old top-level name
@@ -10,6 +11,8 @@ if __name__ != "splitpoker.envs":  # the source folder imported under its old to
         f"this folder is the package splitpoker.envs, imported here as {__name__!r}: write `import splitpoker` "
         "(or the id prefix 'splitpoker:splitpoker/AsiaPokerSetting-v0'); `import envs` and the 'envs:' prefix were "
         "replaced in 0.2 (docs/migration.md)")
+
+from importlib.util import find_spec as _find_spec
 
 from splitpoker.envs import rules  # noqa: F401  (first: configures the numba cache before any kernel is defined)
 from splitpoker.envs.registration import ENV_IDS, GAME_OF_ENV
@@ -22,5 +25,9 @@ else:
     from splitpoker.envs.registration import register_envs
 
     register_envs()
+    if _find_spec("pettingzoo") is not None:  # the tables in PettingZoo's registry (PettingZoo >= 1.27)
+        from splitpoker.envs.registration import register_pettingzoo_envs
+
+        register_pettingzoo_envs()
 
 __all__ = ["ENV_IDS", "GAME_OF_ENV"]
