@@ -58,7 +58,7 @@ class AsiaPokerEnv(SplitHandEnv):
 
     ## Observation Space
     ``Box(0, 1, (202,), float32)`` (517 with ``observe_settings=True``, + 1,995 with
-    ``setting_features=True``), layout in :mod:`splitpoker.envs.observation` and :mod:`splitpoker.envs.setting_features`:
+    ``setting_features=True``), layout in :mod:`splitpoker.envs.rules.play.observation` and :mod:`splitpoker.envs.setting_features`:
 
     ==========  =====  ====================================================================
     index       size   meaning
@@ -147,6 +147,7 @@ class AsiaPokerEnv(SplitHandEnv):
 
 class AsiaPokerSettingEnv(AsiaPokerEnv):
     __doc__ = AsiaPokerEnv.__doc__
+    betting = False
 
     def __init__(self, config: AsiaPokerConfig | dict | None = None, *, render_mode: str | None = None, **overrides):
-        super().__init__(config, betting=False, render_mode=render_mode, **overrides)
+        super().__init__(config, render_mode=render_mode, **overrides)

@@ -33,7 +33,7 @@ class PaiGowPokerEnv(SplitHandEnv):
     raises on any masked action instead.
 
     ## Observation Space
-    ``Box(0, 1, (202,), float32)``, the layout of :mod:`splitpoker.envs.observation` (index 200 = wager /
+    ``Box(0, 1, (202,), float32)``, the layout of :mod:`splitpoker.envs.rules.play.observation` (index 200 = wager /
     wager_max, 201 = Fortune wager / fortune_max); with ``observe_settings=True`` 244 values, the
     last 42 each setting's back rank class / 7462 and front value / 90. With
     ``setting_features=True`` a further 21 × 18 values follow: per setting ``s`` a row at
@@ -78,6 +78,7 @@ class PaiGowPokerEnv(SplitHandEnv):
 
 class PaiGowPokerSettingEnv(PaiGowPokerEnv):
     __doc__ = PaiGowPokerEnv.__doc__
+    betting = False
 
     def __init__(self, config: PaiGowPokerConfig | dict | None = None, *, render_mode: str | None = None, **overrides):
-        super().__init__(config, betting=False, render_mode=render_mode, **overrides)
+        super().__init__(config, render_mode=render_mode, **overrides)

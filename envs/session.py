@@ -23,10 +23,14 @@ from splitpoker.envs.asia_poker import AsiaPokerEnv
 from splitpoker.envs.config import AsiaPokerConfig, PaiGowPokerConfig
 from splitpoker.envs.info import ROUND_INFO, SESSION_INFO, SESSION_ROUND_KEYS, complete
 from splitpoker.envs.pai_gow_poker import PaiGowPokerEnv
+from splitpoker.envs.rules.checks import is_integer
+from splitpoker.envs.rules.play.seed_stream import ROUND_SEED_BOUND
 
 SETTERS = ("house-way", "optimal", "agent")
 REWARDS = ("target", "bankroll", "log")
 N_SESSION_FEATURES = 6
+#: the largest bankroll or target, in chips: a float64 bankroll still changes by a cent at 10**12
+MAX_CHIPS = 1e12
 
 
 def _positive(name: str, value, allow_none: bool = False):
@@ -61,7 +65,11 @@ class SplitHandSessionEnv(gym.Env):
                             f"got {type(table).__name__}")
         self.start_bankroll = _positive("bankroll", bankroll)
         self.target = _positive("target", target, allow_none=True)
-        if max_hands is not None and (isinstance(max_hands, bool) or not isinstance(max_hands, (int, np.integer))
+        for name, v in (("bankroll", self.start_bankroll), ("target", self.target)):
+            if v is not None and v > MAX_CHIPS:
+                raise ValueError(f"{name}={v:g}: expected at most {MAX_CHIPS:g} chips (beyond, a table's bets vanish in "
+                                 f"floating-point rounding and the session never ends)")
+        if max_hands is not None and (not is_integer(max_hands)
                                       or max_hands < 1):
             raise ValueError(f"max_hands={max_hands!r}: expected a positive integer or None (no hand limit)")
         self.max_hands = None if max_hands is None else int(max_hands)
@@ -144,13 +152,14 @@ class SplitHandSessionEnv(gym.Env):
             main, bonus = self.bet_table[action]
             # round deal: one 64-bit draw from the session's np_random per hand (common random numbers:
             # hand k of a session seeded s is the same cards whatever was bet before)
-            self.round.reset(seed=int(self.np_random.integers(0, 2**63 - 1)))
+            self.round.reset(seed=int(self.np_random.integers(0, ROUND_SEED_BOUND)))
             obs, _, _, _, rinfo = self.round.step(action)
             if self.agent_sets:
                 self.in_set_phase = True
                 self._round_obs = obs
                 return self._observation(), 0.0, False, False, self._info()
-            setting = self.round.house_way_setting if self._setter is None else int(self._setter(self.round.player.copy()))
+            setting = self.round.house_way_setting if self._setter is None else as_action(
+                self._setter(self.round.player.copy()), self.n_settings, " (a setting returned by the setting callable)")
             return self._finish_round(self.round.setting_offset + setting)
         if action == self.house_way_action:
             round_action = self.round.setting_offset + self.round.house_way_setting
@@ -342,7 +351,7 @@ class AsiaPokerSessionEnv(SplitHandSessionEnv):
     3      1 if there is a hand limit
     4      smallest bet / target: the target in table minimums, inverted
     5      1 in the set phase (``setting="agent"``), else 0
-    6-     (``setting="agent"``) the round observation, :mod:`splitpoker.envs.observation`
+    6-     (``setting="agent"``) the round observation, :mod:`splitpoker.envs.rules.play.observation`
     =====  ====================================================================
 
     ## Rewards

@@ -287,7 +287,7 @@ def test_sample_legal_is_uniform_over_the_legal_actions(legal):
     """Rows with 3 legal actions of 106 (the counted fallback after the random tries) and with
     102 (a draw or two): every legal action comes up 1/L of the time within 5 standard deviations,
     never an illegal one; a row with nothing legal gives 0."""
-    from splitpoker.envs.vector.kernels import sample_legal
+    from splitpoker.envs.vector.sampling import sample_legal
 
     rows, width = 30_000, 106
     mask = np.zeros((rows, width), dtype=bool)
@@ -306,12 +306,12 @@ def test_sample_legal_is_uniform_over_the_legal_actions(legal):
 def test_step_outputs_are_in_the_kernel_order():
     """The named output rows are the rows of the blocks the kernel unpacks, in its order; the
     final observations (SAME_STEP) are the second half of the observation block."""
-    from splitpoker.envs.vector import kernels as K
-    from splitpoker.envs.vector.env import _Outputs
+    from splitpoker.envs.rules.play import kernel as K
+    from splitpoker.envs.rules.play.round_rows import Outputs
 
-    out = _Outputs(5, 202, True)
-    rows, final_base, *blocks = out.as_tuple()
-    assert len(out.as_tuple()) == len(K.OUT_FIELDS)
+    out = Outputs(5, 202, True)
+    rows, final_base, *blocks = out.fields
+    assert len(out.fields) == len(K.OUT_FIELDS)
     for block, names in zip(blocks, (K.FLOAT_ROWS, K.INT_ROWS, K.CARD_ROWS, K.FLAG_ROWS), strict=True):
         assert len(block) == len(names)
         for j, name in enumerate(names):
@@ -322,7 +322,7 @@ def test_step_outputs_are_in_the_kernel_order():
     assert rows.shape == (10, 202) and final_base == 5
     assert np.shares_memory(out.obs, rows) and out.final_obs.shape == (5, 202)
     assert out.terminated.dtype == np.bool_ and out.fouled.dtype == np.bool_ and out.cards.shape == (5, 7)
-    assert _Outputs(5, 202, False).as_tuple()[1] == -1
+    assert Outputs(5, 202, False).fields[1] == -1
 
 
 def test_sample_legal_actions_respects_masks():
@@ -417,3 +417,20 @@ def test_threaded_env_steps_in_a_forked_child():
         __import__("time").sleep(0.05)
     assert os.waitstatus_to_exitcode(status) == 0
     env.close()
+
+
+def test_object_actions_and_steps_after_close_are_refused():
+    env = AsiaPokerSettingVectorEnv(2)
+    env.reset(seed=0)
+    with pytest.raises(TypeError, match="actions must be integers .* dtype object: sub-environment 0's action is 3"):
+        env.step(np.array([3, 4], dtype=object))
+    env.close()
+    with pytest.raises(RuntimeError, match=r"step\(\) after close\(\)"):
+        env.step(np.array([0, 0]))
+    with pytest.raises(RuntimeError, match=r"reset\(\) after close\(\)"):
+        env.reset(seed=0)
+
+
+def test_num_envs_past_its_bound_is_refused():
+    with pytest.raises(ValueError, match=r"num_envs=10000000: expected an integer 1..1,048,576"):
+        gym.make_vec("splitpoker/AsiaPokerSetting-v0", num_envs=10**7, vectorization_mode="vector_entry_point")

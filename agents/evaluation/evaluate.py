@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-Z95 = 1.959963984540054
+from splitpoker.envs.rules.house_ways.check import Z95  # the two-sided 95% normal quantile
 
 
 @dataclass

@@ -24,7 +24,7 @@ then optionally "play the house way" (``allow_house_way_action=True``).
 
 ## Observation Space
 ``Dict(observation=Box(0, 1, (210,), float32), action_mask=Box(0, 1, (n_actions,), int8))`` (PettingZoo
-classic's convention). ``observation``: indices 0-201 as the one-seat env (:mod:`splitpoker.envs.observation`:
+classic's convention). ``observation``: indices 0-201 as the one-seat env (:mod:`splitpoker.envs.rules.play.observation`:
 own cards, phase, wager / wager_max, Fortune / fortune_max), 202 = other seats in play / 5, 203 =
 holds Envy, 204-209 = one-hot seat number; ``observe_settings=True`` appends 21 × 2 setting values.
 Other seats' cards are never shown ("Players cannot show their hands to other Players", seed 004).
