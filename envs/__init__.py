@@ -12,8 +12,6 @@ if __name__ != "splitpoker.envs":  # the source folder imported under its old to
         "(or the id prefix 'splitpoker:splitpoker/AsiaPokerSetting-v0'); `import envs` and the 'envs:' prefix were "
         "replaced in 0.2 (docs/migration.md)")
 
-from importlib.util import find_spec as _find_spec
-
 from splitpoker.envs import rules  # noqa: F401  (first: configures the numba cache before any kernel is defined)
 from splitpoker.envs.registration import ENV_IDS, GAME_OF_ENV
 
@@ -25,7 +23,11 @@ else:
     from splitpoker.envs.registration import register_envs
 
     register_envs()
-    if _find_spec("pettingzoo") is not None:  # the tables in PettingZoo's registry (PettingZoo >= 1.27)
+    try:  # the tables in PettingZoo's registry (PettingZoo >= 1.27); the single envs need no PettingZoo
+        import pettingzoo as _pettingzoo  # noqa: F401
+    except ImportError:
+        pass
+    else:
         from splitpoker.envs.registration import register_pettingzoo_envs
 
         register_pettingzoo_envs()
