@@ -255,3 +255,23 @@ def test_rllib_ppo_with_masks_trains_and_obeys_the_masks(tmp_path, env_id, kwarg
         resumed = train(dataclasses.replace(run, iterations=3), tmp_path, num_cpus=1, eval_episodes=0,
                         log=lambda m: None)
         assert [row["iteration"] for row in resumed["iterations"]] == [1, 2, 3]
+
+
+@pytest.mark.parametrize("argv,message", [
+    (["--env", "splitpoker/Nope-v0"], "env 'splitpoker/Nope-v0': expected a splitpoker Gymnasium id"),
+    (["--batch-size", "64", "--minibatch-size", "128"], "--minibatch-size 128: expected at most --batch-size (64)"),
+    (["--env", "splitpoker/paigow_table_v0", "--env-kwargs", '{"num_seats": 9}'], "num_seats"),
+    (["--address", "nohost"], "'nohost': expected auto, HOST:PORT or ray://HOST:PORT"),
+    (["--gamma", "1.5"], "1.5: expected a number 0..1"),
+])
+def test_rllib_ppo_script_refuses_bad_arguments_before_any_work(argv, message, capsys, tmp_path):
+    pytest.importorskip("ray.rllib")
+    from splitpoker.scripts import rllib_ppo
+
+    try:
+        code = rllib_ppo.main([*argv, "--run-dir", str(tmp_path / "run")])
+    except SystemExit as e:  # argparse's own refusals
+        code = e.code
+    assert code == 2
+    assert message in capsys.readouterr().err
+    assert not (tmp_path / "run" / "progress.json").exists()
