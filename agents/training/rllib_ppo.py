@@ -150,7 +150,7 @@ def read_progress(run_dir: Path, run: PPORun) -> list[dict]:
 
 
 def _save(algo, run_dir: Path, run: PPORun, rows: list[dict]) -> None:
-    from splitpoker.scripts.support.cli import write_json
+    from splitpoker.agents.output import write_json
 
     tmp, final, old = run_dir / "algorithm.tmp", run_dir / "algorithm", run_dir / "algorithm.old"
     shutil.rmtree(tmp, ignore_errors=True)
