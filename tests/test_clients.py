@@ -64,13 +64,14 @@ print(json.dumps({"shape": list(obs.shape), "in_space": bool(env.observation_spa
 
 
 def test_gymnasium_env_checker_and_make_vec_both_modes():
+    """``make_vec`` with the module prefix, native batched (``vector_entry_point``) and ``sync``."""
     from gymnasium.utils.env_checker import check_env
 
     env = gym.make(PAIGOW_SETTING_ID)
     check_env(env.unwrapped, skip_render_check=True)
     n = env.action_space.n
     for mode in ("vector_entry_point", "sync"):
-        vec = gym.make_vec(PAIGOW_SETTING_ID, num_envs=3, vectorization_mode=mode)
+        vec = gym.make_vec("splitpoker:" + PAIGOW_SETTING_ID, num_envs=3, vectorization_mode=mode)
         obs, infos = vec.reset(seed=5)
         assert obs.shape == (3, *env.observation_space.shape), mode
         masks = np.asarray(infos["action_mask"], dtype=bool)

@@ -25,6 +25,7 @@ from typing import Any
 import numpy as np
 
 from splitpoker.envs.registration import ALL_ENV_IDS, PETTINGZOO_IDS
+from splitpoker.envs.rules.house_ways.check import Z95
 
 SHARED_POLICY = "shared"
 MAX_BATCH = 1_000_000
@@ -262,7 +263,7 @@ def evaluate(module, run: PPORun, episodes: int) -> dict[str, Any]:
                 penalised += int(info["invalid_action"] >= 0)
         t = np.asarray(totals)
         out[name] = {"reward_mean": float(t.mean()),
-                     "reward_ci95": 1.96 * float(t.std(ddof=1) / np.sqrt(t.size)) if t.size > 1 else None,
+                     "reward_ci95": Z95 * float(t.std(ddof=1) / np.sqrt(t.size)) if t.size > 1 else None,
                      "penalised": penalised}
     env.close()
     out["episodes"] = episodes
