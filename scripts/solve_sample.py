@@ -43,7 +43,7 @@ if __name__ == "__main__":
 
 
 from splitpoker.envs.rules.cards import DECK_SIZE, N_STANDARD
-from splitpoker.envs.rules.games.game import Game
+from splitpoker.envs.rules.game import Game
 from splitpoker.scripts.support import cli
 
 MAX_HANDS = 1_000_000

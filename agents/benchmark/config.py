@@ -42,6 +42,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from splitpoker.agents.training.algorithms import ALGOS, algo_class
 from splitpoker.agents.training.config import (
     MAX_TIMESTEPS,
     SEED_LIMIT,
@@ -49,7 +50,6 @@ from splitpoker.agents.training.config import (
     check_n_envs,
     check_rollout,
 )
-from splitpoker.agents.training.run import ALGOS, algo_class
 
 EXECUTORS = ("ray", "local")
 TOP_KEYS = ("name", "description", "executor", "num_cpus", "total_timesteps", "eval_every", "seeds", "eval", "envs",
