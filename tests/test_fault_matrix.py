@@ -142,6 +142,15 @@ SCRIPTS = {
         "bound": (["--policy", "house-way", "--hands", "100000000001", "--out", "{t}/rep"],
                   "argument --hands: 100000000001: expected an integer"),
     },
+    "rllib_ppo": {
+        "interrupt": (["--env", "splitpoker/PaiGowPokerSetting-v0", "--iterations", "2", "--batch-size", "64",
+                       "--minibatch-size", "32", "--eval-episodes", "10", "--num-cpus", "1", "--run-dir", "{t}/rl",
+                       "--no-progress"], True, True),
+        "state": (lambda t: _damaged_progress(t), ["--env", "splitpoker/PaiGowPokerSetting-v0", "--run-dir", "{t}/rl"],
+                  "progress.json is damaged"),
+        "output": (["--env", "splitpoker/PaiGowPokerSetting-v0", "--out", "{u}/r.json"], "cannot write in the folder /proc"),
+        "bound": (["--iterations", "1000001"], "argument --iterations: 1000001: expected an integer 1..1,000,000"),
+    },
     "session_dp": {
         "interrupt": (["--game", "asia", "--bankroll", "50", "--target", "100", "--rounds", "20000000"], False, True),
         "state": (lambda t: (t / "s.csv").write_text("game,style,seed\nasia,asia-0"),
@@ -229,6 +238,12 @@ def _truncated_run(t: Path) -> None:
     (d / "checkpoints").mkdir(parents=True)
     (d / "config.yaml").write_text("env:\n  id: splitpoker/AsiaPoker-v0\nalgo: [\n")
     (d / "checkpoints" / "model_100_steps.zip").write_bytes(b"PK\x03\x04 truncated")
+
+
+def _damaged_progress(t: Path) -> None:
+    d = t / "rl"
+    d.mkdir()
+    (d / "progress.json").write_text('{"spec": {"env": "splitpoker/PaiGowPokerSett')
 
 
 def _truncated_journal(t: Path) -> None:
