@@ -23,6 +23,7 @@ ships the class to its env runners, local or on a cluster, by its import path)::
 
 from __future__ import annotations
 
+import importlib
 from typing import Any
 
 import gymnasium as gym
@@ -69,12 +70,10 @@ class TableMultiAgentEnv(ParallelPettingZooEnv):
 
     def __init__(self, config: dict | None = None):
         kwargs = _config(config, type(self).__name__)
-        if self.game == "paigow":
-            from splitpoker.envs.table import paigow_table_v0 as table
-        elif self.game == "asia":
-            from splitpoker.envs.table import asia_table_v0 as table
-        else:
+        tables = {"paigow": "paigow_table_v0", "asia": "asia_table_v0"}  # the PettingZoo module of each game
+        if self.game not in tables:
             raise TypeError("TableMultiAgentEnv is abstract: use PaiGowTableMultiAgentEnv or AsiaTableMultiAgentEnv")
+        table = importlib.import_module(f"splitpoker.envs.table.{tables[self.game]}")
         super().__init__(TableObservation(table.parallel_env(**kwargs), form="rllib"))
 
 
