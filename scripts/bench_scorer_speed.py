@@ -16,10 +16,17 @@ Example:
     python scripts/bench_scorer_speed.py --game paigow --steps 8192 --out /tmp/speed.json
 """
 
+# ruff: noqa: E402  (the Ctrl-C guard runs before the slow imports)
 from __future__ import annotations
 
-import argparse
 import sys
+
+if __name__ == "__main__":
+    from splitpoker.scripts.support.cli import install_startup_interrupt
+
+    install_startup_interrupt()
+
+import argparse
 import time
 
 from splitpoker.scripts.support import cli

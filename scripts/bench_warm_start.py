@@ -19,10 +19,17 @@ Example:
     python scripts/bench_warm_start.py --game asia --hands 20000 --slow-hands 1000 --out /tmp/ws.json
 """
 
+# ruff: noqa: E402  (the Ctrl-C guard runs before the slow imports)
 from __future__ import annotations
 
-import argparse
 import sys
+
+if __name__ == "__main__":
+    from splitpoker.scripts.support.cli import install_startup_interrupt
+
+    install_startup_interrupt()
+
+import argparse
 import tempfile
 import time
 from pathlib import Path

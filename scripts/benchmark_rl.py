@@ -11,7 +11,9 @@ references/, benchmark.json; the markdown report (--report, default <out>/rl_ben
 learning-curve PNG per environment next to it.
 
 Resuming: each finished run is stored atomically; rerunning the same command skips finished runs.
-Ctrl-C stops cleanly and prints the command to resume.
+Ctrl-C stops cleanly and prints the command to resume. An explicit --out is made inside an
+existing folder (one level; a typo in a folder name is refused), --report must name a .md file in
+an existing folder: both are checked before any work.
 
 Examples:
     python scripts/benchmark_rl.py --config configs/benchmark/smoke.yaml --no-ray
@@ -36,6 +38,11 @@ from pathlib import Path
 
 
 def parse_args(argv=None):
+    from splitpoker.agents.benchmark.config import MAX_EVAL_HANDS, MAX_NUM_CPUS, MAX_PAIRED_HANDS
+    from splitpoker.agents.training.config import MAX_TIMESTEPS
+    from splitpoker.scripts.support import cli
+
+    steps = cli.count(1, MAX_TIMESTEPS, "a bound against typos: 23 days of training at ~5,000 steps/s")
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--config", required=True, help="benchmark YAML (configs/benchmark/*.yaml)")
     p.add_argument("--out", help="output directory (default runs/benchmark/<config name>); reused to resume")
@@ -43,17 +50,23 @@ def parse_args(argv=None):
     p.add_argument("--append-report", action="store_true",
                    help="add this grid's section to an existing --report (e.g. Pai Gow after Asia) instead of overwriting it")
     p.add_argument("--address", help="Ray cluster address (default: start Ray locally)")
-    p.add_argument("--num-cpus", type=int, help="CPUs of the local Ray instance (default: the config's, else all)")
+    p.add_argument("--num-cpus", type=cli.count(1, MAX_NUM_CPUS, "a local Ray instance starts a worker process "
+                                                "per CPU"),
+                   help="CPUs of the local Ray instance (default: the config's, else all)")
     p.add_argument("--no-ray", action="store_true", help="run in this process, one run after another (executor: local)")
     p.add_argument("--algorithms", help="comma-separated subset of the config's algorithm names")
     p.add_argument("--envs", help="comma-separated subset of the config's environment labels (a later run with all "
                    "of them in the same --out reuses the finished runs)")
     p.add_argument("--references", help="comma-separated reference baselines (replaces the config's; '' for none)")
-    p.add_argument("--seeds", help="comma-separated seeds (replaces the config's)")
-    p.add_argument("--total-timesteps", type=int, help="budget per run (replaces the config's)")
-    p.add_argument("--eval-every", type=int, help="scoring interval in steps (replaces the config's)")
-    p.add_argument("--eval-hands", type=int, help="exact-regret hands (replaces the config's eval.hands)")
-    p.add_argument("--paired-hands", type=int, help="hands of the paired reward (replaces the config's eval.paired_hands)")
+    p.add_argument("--seeds", help="comma-separated seeds 0..2**32-1 (replaces the config's)")
+    p.add_argument("--total-timesteps", type=steps, help="budget per run (replaces the config's)")
+    p.add_argument("--eval-every", type=steps, help="scoring interval in steps (replaces the config's)")
+    p.add_argument("--eval-hands", type=cli.count(2, MAX_EVAL_HANDS, "time and memory: the exact EV of every "
+                                                  "setting, ~0.1-0.2 s of solving per hand"),
+                   help=f"exact-regret hands, 2..{MAX_EVAL_HANDS:,} (replaces the config's eval.hands)")
+    p.add_argument("--paired-hands", type=cli.count(2, MAX_PAIRED_HANDS, "time: every hand is played one Python "
+                                                    "step at a time"),
+                   help=f"hands of the paired reward, 2..{MAX_PAIRED_HANDS:,} (replaces the config's eval.paired_hands)")
     p.add_argument("--check", action="store_true", help="validate the config (and build each model once), then exit")
     p.add_argument("--json", action="store_true", help="print the summary JSON on stdout at the end")
     return p.parse_args(argv)
@@ -63,18 +76,25 @@ def main(argv=None) -> int:
     args = parse_args(argv)
     from splitpoker.scripts.support import cli
 
-    cli.handle_interrupts()  # Ctrl-C raises KeyboardInterrupt, deferred while numba compiles
+    # Ctrl-C/SIGTERM raise KeyboardInterrupt (deferred while numba compiles); one landing before
+    # the work starts (config checks, imports) ends here in one line
+    return cli.run_interruptible(lambda a: _main(a, argv), args, "nothing was started; rerun the same command")
+
+
+def _main(args, argv) -> int:
     from splitpoker.agents.benchmark.config import BenchmarkConfig, ConfigError
+    from splitpoker.scripts.support import cli
 
     say = lambda m: print(m, file=sys.stderr, flush=True)  # noqa: E731
-    if args.num_cpus is not None and args.num_cpus < 1:
-        say(f"error: --num-cpus {args.num_cpus}: expected a positive number")
-        return 2
     if args.num_cpus is not None and args.address:
         say("error: --num-cpus sizes a local Ray instance; a cluster (--address) brings its own CPUs: drop one")
         return 2
     if args.no_ray and args.address:
         say("error: --no-ray and --address contradict each other: pick one")
+        return 2
+    if args.out is not None and cli.refuse_output_dir("--out", args.out):
+        return 2
+    if cli.refuse_output("--report", args.report, (".md",)):
         return 2
     try:
         split = lambda v: [x for x in v.split(",") if x] if v is not None else None  # noqa: E731
@@ -101,6 +121,8 @@ def main(argv=None) -> int:
     from splitpoker.agents.benchmark.report import write_report
 
     out = Path(args.out or Path("runs") / "benchmark" / cfg.name)
+    if args.out is None and cli.refuse_output_dir("--out", out, default=True):
+        return 2
     report = Path(args.report) if args.report else out / "rl_benchmark.md"
     command = "python scripts/benchmark_rl.py " + " ".join(shlex.quote(a) for a in (argv if argv is not None else sys.argv[1:]))
     executor = "local" if args.no_ray else ("ray" if args.address else None)
@@ -111,13 +133,15 @@ def main(argv=None) -> int:
     except GridInterrupted as e:
         say(f"\ninterrupted: {e.done}/{e.total} runs finished and stored in {out / 'runs'}.\n"
             f"resume with: {command}" + ("" if args.out else f" --out {shlex.quote(str(out))}"))
-        return 130
-    except KeyboardInterrupt:
-        say(f"\ninterrupted before any run started; nothing to resume. rerun: {command}")
-        return 130
+        return cli.interrupt_exit_code()
     except (ValueError, FileNotFoundError) as e:
         say(f"error: {e}")
         return 2
+    except BaseException as e:
+        if not cli.is_interrupt(e):
+            raise
+        say(f"\ninterrupted before any run started; nothing to resume. rerun: {command}")
+        return cli.interrupt_exit_code()
     plots = write_report(summary, report, command, append=args.append_report)
     say(f"report: {report}; curves: {', '.join(str(p) for p in plots.values())}; data: {out / 'benchmark.json'}")
     if args.json:

@@ -11,7 +11,7 @@ Examples:
     python scripts/check_house_way.py --style asia-borgata --rules '{"ace_low_straight": "second_highest"}'
 
 Exit codes: 0 no foul and no error, 1 a foul or an error was found, 2 bad arguments, 130 Ctrl-C
-(seen within a second: the hands are checked in 500 batches; no partial proof is reported).
+/ 143 SIGTERM (seen within a second: the hands are checked in 500 batches; no partial proof is reported).
 """
 
 # ruff: noqa: E402  (the Ctrl-C guard runs before the slow imports)

@@ -43,7 +43,7 @@ from splitpoker.agents.evaluation.evaluate import (
     summarize,
 )
 from splitpoker.agents.policies.baselines import BASELINES, SB3Policy, make_baseline
-from splitpoker.agents.training.run import load_model
+from splitpoker.agents.training.run import check_model_fits, load_model
 from splitpoker.scripts.support import cli
 
 MAX_HANDS = 1_000_000
@@ -99,6 +99,11 @@ def build(args):
         raise ValueError(f"unknown env id {env_id!r}: expected one of {list(envs.ENV_IDS)}")
     env_kwargs["dealer_samples"] = 1  # evaluate in the real game: one dealer hand per hand
     env = gym.make(env_id, **env_kwargs)
+    for path, model in loaded:
+        try:
+            check_model_fits(model, env, env_id)
+        except ValueError as e:
+            raise ValueError(f"--model {path}: {e}") from None
     policies = {}
     names = list(dict.fromkeys(models + ["house-way"]))
     n_paths = sum(m not in BASELINES for m in names)

@@ -11,23 +11,35 @@ must be set by a delegate (setting house-way, or optimal with --sample), since t
 Flat betting plays long sessions (~100 hands each at a 2:1 target); leave it out with
 --policies optimal,bold for large N (its exact probability is still reported).
 
+--out and --plot must name files in existing, writable folders (checked before any work); the
+JSON is written atomically and is strict. Ctrl-C exits 130 with nothing written.
+
 Examples:
     python scripts/evaluate_sessions.py --env-kwargs '{"bankroll": 50, "target": 100}' --sessions 100000 --policies optimal
     python scripts/evaluate_sessions.py --model runs/asia_session/model.zip --sessions 20000 --plot sessions.png
     python scripts/evaluate_sessions.py --env splitpoker/PaiGowPokerSession-v0 --env-kwargs '{"bankroll": 100, "target": 200}' --json
 """
 
+# ruff: noqa: E402  (the Ctrl-C guard runs before the slow imports)
 from __future__ import annotations
+
+import sys
+
+if __name__ == "__main__":
+    from splitpoker.scripts.support.cli import install_startup_interrupt
+
+    install_startup_interrupt()
 
 import argparse
 import json
-import sys
 import time
 from pathlib import Path
 
 from splitpoker.scripts.support import cli
 
 POLICIES = ("optimal", "bold", "flat")
+MAX_SESSIONS = 1_000_000  # every session is played hand by hand through the env, in Python
+MAX_ROUNDS = 10_000_000_000  # the simulation behind the round distribution plays every round
 
 
 def parse_args(argv=None):
@@ -38,9 +50,13 @@ def parse_args(argv=None):
                    help="JSON of env keywords (default: the model's)")
     p.add_argument("--policies", default="optimal,bold,flat",
                    help="comma-separated DP baselines to simulate: optimal, bold, flat (default all three)")
-    p.add_argument("--sessions", type=int, default=2000, help="number of sessions (default 2000)")
-    p.add_argument("--seed", type=int, default=0, help="seed of the session sample (default 0)")
-    p.add_argument("--rounds", type=int, default=20_000_000, help="deals of the house-way simulation behind the DP")
+    p.add_argument("--sessions", type=cli.count(1, MAX_SESSIONS, "time: every session is played hand by hand in "
+                                                 "Python, by every policy"),
+                   default=2000, help=f"number of sessions (default 2000, at most {MAX_SESSIONS:,})")
+    cli.add_seed(p, "the session sample")
+    p.add_argument("--rounds", type=cli.count(1000, MAX_ROUNDS, "time: every round is simulated; the default "
+                                              "20,000,000 take minutes"),
+                   default=20_000_000, help="deals of the house-way simulation behind the DP (default 20,000,000)")
     p.add_argument("--sample", help="scripts/solve_sample.py output for an env with setting='optimal'")
     p.add_argument("--json", action="store_true", help="print one JSON object instead of the table")
     p.add_argument("--plot", help="write a bar chart of success rates (95%% CI) with the DP optimum to this PNG")
@@ -52,7 +68,7 @@ def build(args):
     import gymnasium as gym
 
     import splitpoker  # noqa: F401  (registers the ids)
-    from splitpoker.agents.training.run import load_model
+    from splitpoker.agents.training.run import check_model_fits, load_model
     from splitpoker.envs.registration import SESSION_ENV_IDS
 
     models, configs = [], []
@@ -65,7 +81,23 @@ def build(args):
     if env_id not in SESSION_ENV_IDS:
         raise ValueError(f"--env {env_id!r}: expected a session env id "
                          f"({list(SESSION_ENV_IDS)})")
-    return env_id, kwargs, gym.make(env_id, **kwargs), models
+    env = gym.make(env_id, **kwargs)
+    for path, model in models:
+        try:
+            check_model_fits(model, env, env_id)
+        except ValueError as e:
+            raise ValueError(f"--model {path}: {e}") from None
+    u = env.unwrapped
+    if args.sample and u.setting != "optimal":
+        raise ValueError(f"--sample {args.sample}: only used with a session env whose hands are set optimally "
+                         f"(setting='optimal'); this one sets them by {u.setting}")
+    if u.target is not None and not u.agent_sets:  # the DP's size, before the simulation behind it
+        from splitpoker.agents.sessions import dp as sd
+        from splitpoker.agents.sessions.round_distribution import outcome_shape
+
+        sd.state_count(outcome_shape(u.game, u.game.bonus_paytable), sd.BetTable(tuple(u.bet_table)),
+                       u.start_bankroll, u.target)
+    return env_id, kwargs, env, models
 
 
 def distribution(env, args):
@@ -115,13 +147,19 @@ def plot(summary: dict, exact_opt: float, path: str, title: str) -> None:
 
 def main(argv=None) -> int:
     args = parse_args(argv)
+    return cli.run_interruptible(run, args, "nothing written")
+
+
+def run(args) -> int:
     try:
-        if args.sessions < 1:
-            raise ValueError(f"--sessions {args.sessions}: expected a positive number")
         chosen = [p.strip() for p in args.policies.split(",") if p.strip()]
         bad = [p for p in chosen if p not in POLICIES]
         if bad or not chosen:
             raise ValueError(f"--policies {args.policies!r}: expected a comma-separated subset of {POLICIES}")
+        if args.out:
+            cli.check_output("--out", args.out, (".json",))
+        if args.plot:
+            cli.check_output("--plot", args.plot, (".png",))
         env_id, kwargs, env, models = build(args)
         from splitpoker.agents.sessions.evaluation import (
             ModelPolicy,
@@ -158,9 +196,10 @@ def main(argv=None) -> int:
             with tqdm(total=args.sessions, desc=name, unit="session", disable=None, file=sys.stderr, leave=False) as bar:
                 records[name] = run_sessions(env, pol, seeds, progress=bar.update)
             timing[name] = time.perf_counter() - t0
-    except KeyboardInterrupt:
-        print(f"interrupted after {len(records)} of {len(policies)} policies; nothing written", file=sys.stderr)
-        return 130
+    except BaseException as e:
+        if not cli.is_interrupt(e):
+            raise
+        return cli.interrupted(f"after {len(records)} of {len(policies)} policies; nothing written")
     reference = "optimal (DP)" if "optimal (DP)" in records else next(iter(records))
     summary = summarize_sessions(records, {k: v for k, v in exact.items() if k in records}, reference)
     u = env.unwrapped
@@ -172,9 +211,9 @@ def main(argv=None) -> int:
              f"{env_id}: ${u.start_bankroll:g} -> ${u.target:g}, {args.sessions} sessions")
         result["plot"] = args.plot
     if args.out:
-        Path(args.out).write_text(json.dumps(result, indent=1, allow_nan=False))
+        cli.write_json(args.out, result)
     if args.json:
-        print(json.dumps(result, indent=1, allow_nan=False))
+        print(cli.dumps(result))
     else:
         limit = f", at most {u.max_hands} hands" if u.max_hands else ""
         print(f"{env_id}: ${u.start_bankroll:g} -> ${u.target:g}{limit}, hands set by {u.setting}; "

@@ -16,31 +16,44 @@ Examples:
     python scripts/session_dp.py --game asia --bankroll 100 --target 200 --setter optimal --sample asia-000.parquet
 """
 
+# ruff: noqa: E402  (the Ctrl-C guard runs before the slow imports)
 from __future__ import annotations
 
-import argparse
-import json
-import math
 import sys
 
+if __name__ == "__main__":
+    from splitpoker.scripts.support.cli import install_startup_interrupt
+
+    install_startup_interrupt()
+
+import argparse
+
 from splitpoker.scripts.support import cli
+
+MAX_HANDS = 10_000  # the hand-limited solve keeps a policy of hands x states (6,000) entries: 480 MB
+MAX_ROUNDS = 10_000_000_000  # the simulation behind the round distribution plays every round
+MAX_CHIPS = 1e9
 
 
 def parse_args(argv=None):
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--game", required=True, choices=["asia", "paigow"], help="the game")
-    p.add_argument("--bankroll", type=float, required=True, help="starting bankroll in chips ($)")
-    p.add_argument("--target", type=float, required=True, help="target bankroll in chips ($), above --bankroll")
-    p.add_argument("--hands", type=int, help="hand limit (default: none, play until target or ruin)")
+    chips = cli.positive_float(MAX_CHIPS, "chips; the bankroll grid bounds the states anyway")
+    p.add_argument("--bankroll", type=chips, required=True, help="starting bankroll in chips ($)")
+    p.add_argument("--target", type=chips, required=True, help="target bankroll in chips ($), above --bankroll")
+    p.add_argument("--hands", type=cli.count(1, MAX_HANDS, "memory and time: the solve keeps a policy of hands x "
+                                              "states entries, up to 6,000 states"),
+                   help=f"hand limit, 1..{MAX_HANDS:,} (default: none, play until target or ruin)")
     p.add_argument("--setter", choices=["house-way", "optimal"], default="house-way",
                    help="who sets the player's hands (default house-way)")
     p.add_argument("--sample", help="scripts/solve_sample.py output (.parquet/.csv) for --setter optimal")
     p.add_argument("--table", default="{}", type=cli.json_object("table fields"),
                    help="JSON of table overrides (AsiaPokerConfig / PaiGowPokerConfig fields: house_way, bet "
                         "levels, pay table, ...), e.g. '{\"bonus_levels\": [0]}'")
-    p.add_argument("--rounds", type=int, default=20_000_000,
-                   help="deals of the house-way simulation (cached; default 20,000,000)")
-    p.add_argument("--seed", type=int, default=0, help="seed of the simulation (default 0)")
+    p.add_argument("--rounds", type=cli.count(1000, MAX_ROUNDS, "time: every round is simulated; the default "
+                                              "20,000,000 take minutes"),
+                   default=20_000_000, help="deals of the house-way simulation (cached; default 20,000,000)")
+    cli.add_seed(p, "the simulation")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     return p.parse_args(argv)
 
@@ -61,22 +74,25 @@ def run(args) -> dict:
     from splitpoker.agents.sessions.round_distribution import (
         house_way_distribution,
         optimal_distribution,
+        outcome_shape,
+        read_optimal_sample,
     )
     from splitpoker.envs.config import config_class
     from splitpoker.envs.rules.game import Game
 
     cfg = config_class(args.game).from_dict(args.table)
     table = sd.BetTable.from_config(cfg)
-    sd.check_session(table, args.bankroll, args.target)
-    if args.hands is not None and args.hands < 1:
-        raise ValueError(f"--hands {args.hands}: expected a positive number of hands")
     if args.setter == "optimal" and not args.sample:
         raise ValueError("--setter optimal needs --sample FILE from scripts/solve_sample.py")
+    if args.setter != "optimal" and args.sample:
+        raise ValueError(f"--sample {args.sample}: only used with --setter optimal")
     game = Game(args.game, cfg.house_way, cfg.rules)
     paytable = cfg.paytable
+    sd.state_count(outcome_shape(game, paytable), table, args.bankroll, args.target)  # before the simulation
+    sample = read_optimal_sample(game, args.sample) if args.sample else None  # so is the sample
     dist = house_way_distribution(game, paytable, args.rounds, args.seed, log=lambda m: print(m, file=sys.stderr))
     if args.setter == "optimal":
-        dist = optimal_distribution(game, paytable, args.sample, dist)
+        dist = optimal_distribution(game, paytable, sample, dist)
     out = sd.compare(dist, table, args.bankroll, args.target, args.hands)
     out.update(game=args.game, setter=args.setter, table=cfg.to_dict())
     w = dist.main_ci95[0]
@@ -110,18 +126,17 @@ def print_human(out: dict) -> None:
 
 def main(argv=None) -> int:
     args = parse_args(argv)
+    return cli.run_interruptible(_main, args, "nothing written (the simulation cache is only saved when complete)")
+
+
+def _main(args) -> int:
     try:
-        if not (math.isfinite(args.bankroll) and math.isfinite(args.target)):
-            raise ValueError(f"--bankroll {args.bankroll} / --target {args.target}: expected finite amounts")
         out = run(args)
     except (ValueError, TypeError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
-    except KeyboardInterrupt:
-        print("interrupted: nothing written (the simulation cache is only saved when complete)", file=sys.stderr)
-        return 130
     if args.json:
-        print(json.dumps(out, indent=1, allow_nan=False))
+        print(cli.dumps(out))
     else:
         print_human(out)
     return 0

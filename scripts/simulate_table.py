@@ -19,32 +19,47 @@ the other seats hold, so by linearity of expectation the exact means need no car
 the other hands' dependence changes only the variance (and the EV conditional on one's own cards).
 
 The first run enumerates the seven-card hands once (~35 s, cached). Output: a table, and JSON
-with --json / --out FILE.
+with --json / --out FILE (strict JSON, written atomically; the folder must exist, checked before
+any work). Ctrl-C (or SIGTERM) stops after the current chunk of 500,000 rounds, reports the rounds
+dealt so far marked "interrupted", and exits 130 (143); before the first chunk, nothing is reported.
 
 Examples:
     python scripts/simulate_table.py --game paigow --seats 6 --rounds 10000000 --out table.json
     python scripts/simulate_table.py --game asia --seats 3 --rounds 1000000 --json
 """
 
+# ruff: noqa: E402  (the Ctrl-C guard runs before the slow imports)
 from __future__ import annotations
 
-import argparse
-import json
 import sys
+
+if __name__ == "__main__":
+    from splitpoker.scripts.support.cli import install_startup_interrupt
+
+    install_startup_interrupt()
+
+from splitpoker.scripts.support import cli
+
+MAX_SEATS = 6  # a 53-card deck deals the dealer and 6 seats
+MAX_ROUNDS = 10**12
 
 
 def parse_args(argv=None):
-    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = cli.parser(__doc__)
     p.add_argument("--game", default="paigow", choices=["asia", "paigow"], help="the game (default paigow)")
     p.add_argument("--style", default=None, help="house-way style (default asia-000 / paigow-igw)")
-    p.add_argument("--seats", type=int, default=6, help="taken seats 1..6 (default 6: five others per seat)")
-    p.add_argument("--rounds", type=int, default=10_000_000, help="table rounds to deal (default 10,000,000)")
-    p.add_argument("--seed", type=int, default=0, help="seed of the deal (default 0)")
+    p.add_argument("--seats", type=cli.count(1, MAX_SEATS, "a 53-card deck deals the dealer and 6 seats"), default=6,
+                   help="taken seats 1..6 (default 6: five others per seat)")
+    p.add_argument("--rounds", type=cli.count(1, MAX_ROUNDS, "a bound against typos: days of dealing"),
+                   default=10_000_000, help=f"table rounds to deal, 1..{MAX_ROUNDS:,} (default 10,000,000)")
+    cli.add_seed(p, "the deal")
     p.add_argument("--rules", default="{}", help="JSON of rules options (e.g. '{\"commission\": 0}')")
-    p.add_argument("--fortune-wager", type=float, default=5.0, help="Fortune wager for the combined EV (default $5, the Envy minimum)")
-    p.add_argument("--envy-unit", type=float, default=1.0, help="chips per Envy unit (default $1)")
+    p.add_argument("--fortune-wager", type=cli.positive_float(1e9, "chips"), default=5.0,
+                   help="Fortune wager for the combined EV (default $5, the Envy minimum)")
+    p.add_argument("--envy-unit", type=cli.positive_float(1e9, "chips"), default=1.0,
+                   help="chips per Envy unit (default $1)")
     p.add_argument("--json", action="store_true", help="print one JSON object instead of the table")
-    p.add_argument("--out", help="also write the JSON to this file")
+    p.add_argument("--out", help="also write the JSON to this .json file (its folder must exist)")
     return p.parse_args(argv)
 
 
@@ -74,18 +89,20 @@ def within(stat: dict, value: float) -> bool:
 
 def main(argv=None) -> int:
     args = parse_args(argv)
+    return cli.run_interruptible(run, args, "nothing to report")
+
+
+def run(args) -> int:
     try:
         from splitpoker.envs.rules.games.spec import rules_from_json
         from splitpoker.envs.rules.table.table import TableRules
 
         rules = TableRules(game=args.game, house_way=args.style, rules=rules_from_json(args.game, args.rules),
                            envy_unit=args.envy_unit)
-        if not 1 <= args.seats <= 6:
-            raise ValueError(f"--seats {args.seats}: expected 1..6 (a 53-card deck deals the dealer and 6 seats)")
-        if args.rounds < 1:
-            raise ValueError(f"--rounds {args.rounds}: expected a positive number")
         if rules.has_envy and args.fortune_wager < rules.envy_min_fortune:
             raise ValueError(f"--fortune-wager {args.fortune_wager:g}: Envy needs ${rules.envy_min_fortune:g} or more")
+        if args.out:
+            cli.check_output("--out", args.out, (".json",))
     except (ValueError, TypeError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
@@ -96,17 +113,15 @@ def main(argv=None) -> int:
     try:
         exact = exact_figures(rules, args.fortune_wager)
     except KeyboardInterrupt:
-        print("interrupted while counting the seven-card hands; nothing to report (rerun to resume: "
-              "the count is cached only when complete)", file=sys.stderr)
-        return 130
+        return cli.interrupted("while counting the seven-card hands; nothing to report (rerun to resume: "
+                               "the count is cached only when complete)")
     with tqdm(total=args.rounds, unit="round", unit_scale=True, desc=f"{args.game} table", disable=None,
               file=sys.stderr, leave=False) as bar:
         try:
             sim = simulate_table(rules, args.seats, args.rounds, args.seed, progress=bar.update,
                                  fortune_wager=args.fortune_wager)
         except KeyboardInterrupt:
-            print("interrupted before the first chunk finished; nothing to report", file=sys.stderr)
-            return 130
+            return cli.interrupted("before the first chunk finished; nothing to report")
     st = sim["stats"]
     checks = {"bonus_within_ci": within(st["bonus_per_unit"], exact["bonus_return_per_unit"])}
     if rules.envy_paytable is not None and args.seats > 1:
@@ -115,10 +130,9 @@ def main(argv=None) -> int:
             st["fortune_with_envy_chips"], exact["fortune_with_envy_chips_by_other_seats"][args.seats - 1])
     rep = {"exact": exact, "simulation": sim, "checks": checks}
     if args.out:
-        with open(args.out, "w") as f:
-            json.dump(rep, f, indent=1)
+        cli.write_json(args.out, rep)
     if args.json:
-        print(json.dumps(rep, indent=1))
+        print(cli.dumps(rep))
     else:
         def fmt(s):
             return f"{s['mean']:+.6f} (95% CI {s['ci95'][0]:+.6f} .. {s['ci95'][1]:+.6f})"
@@ -136,6 +150,8 @@ def main(argv=None) -> int:
                 f"{n}: {v:+.4f}" for n, v in exact["fortune_with_envy_chips_by_other_seats"].items()))
             print("Envy hands (seat hands paying each line): " + ", ".join(f"{k} {v:,}" for k, v in sim["envy_line_hands"].items()))
         print("checks: " + ", ".join(f"{k} {v}" for k, v in checks.items()))
+    if sim["interrupted"]:  # the rounds of the finished chunks were reported, marked interrupted
+        return cli.interrupted(f"{sim['rounds']:,} of {args.rounds:,} rounds reported")
     return 0
 
 

@@ -29,8 +29,8 @@ Examples:
     python scripts/solve_all.py --game paigow --style paigow-igw --sample 4000 --out runs/solved-igw --json
     python scripts/solve_all.py --game asia --style asia-000 --out /shared/asia-000 --address auto
 
-Exit codes: 0 done, 2 bad arguments or an unusable --out, 130 Ctrl-C (finished shards kept; rerun
-the same command to resume).
+Exit codes: 0 done, 2 bad arguments or an unusable --out, 130 Ctrl-C, 143 SIGTERM (finished
+shards kept; rerun the same command to resume). docs/cli.md has the whole contract.
 """
 
 # ruff: noqa: E402  (the Ctrl-C guard runs before the slow imports)
@@ -77,15 +77,10 @@ def parse_args(argv=None):
 
 
 def check_out(path: str) -> Path:
-    p = Path(path)
-    if p.exists() and not p.is_dir():
-        raise cli.CliError(f"--out {path}: is a file, expected a store folder")
-    if not p.exists():
-        if not p.parent.is_dir():
-            raise cli.CliError(f"--out {path}: the folder {p.parent} does not exist (create it first)")
-        p.mkdir()
-    cli.check_output("--out", p / "probe")
-    return p
+    """The store folder: an existing one (resumed), or a new one in an existing, writable folder,
+    made here (cli.check_output_dir: a file, a missing parent or an unwritable folder is refused)."""
+    p = cli.check_output_dir("--out", path)
+    return cli.make_output_dir(p)
 
 
 def main(argv=None) -> int:

@@ -42,10 +42,15 @@ if __name__ == "__main__":
     install_startup_interrupt()
 
 
+from splitpoker.envs.rules.cards import DECK_SIZE, N_STANDARD
 from splitpoker.envs.rules.game import Game
 from splitpoker.scripts.support import cli
 
 MAX_HANDS = 1_000_000
+# the --max-pool-card bounds: envs/solver/sample.py's MIN_POOL and FULL_POOL (that module loads the
+# solver, seconds, so the bounds are restated for the argument check; tests/test_solve_sample.py pins them)
+MIN_POOL = 14
+FULL_POOL = DECK_SIZE
 
 
 def parse_args(argv=None):
@@ -58,15 +63,16 @@ def parse_args(argv=None):
     cli.add_seed(p, "the deal")
     p.add_argument("--checkpoint", type=cli.count(1, MAX_HANDS, "at most the sample size"), default=50,
                    help="rewrite FILE every this many hands (default 50)")
-    p.add_argument("--max-pool-card", type=int, metavar="K",
-                   help="tests/quick looks: dealer hands only from unseen cards < K, small in-memory table")
+    p.add_argument("--max-pool-card", metavar="K",
+                   type=cli.count(MIN_POOL, N_STANDARD, "the dealer needs 7 unseen cards below K; "
+                                  "leave the flag out for the real game"),
+                   help=f"tests/quick looks ({MIN_POOL} <= K <= {N_STANDARD}): dealer hands only from unseen "
+                        f"cards < K, small in-memory table (default: the real game)")
     p.add_argument("--json", action="store_true", help="print the summary as one JSON object")
     return p.parse_args(argv)
 
 
 def print_human(rep: dict) -> None:
-    from splitpoker.envs.solver.sample import FULL_POOL
-
     def ci(c, unit="%"):
         return "n/a" if c is None else f"{100 * c[0]:+.3f}{unit} .. {100 * c[1]:+.3f}{unit}"
 
@@ -87,7 +93,6 @@ def main(argv=None) -> int:
 
 def run(args) -> int:
     from splitpoker.agents.exact.sample_file import SampleFile, solve_into, summarize
-    from splitpoker.envs.solver.sample import FULL_POOL
 
     try:
         game = Game(args.game, args.style)
@@ -115,7 +120,7 @@ def run(args) -> int:
                 raise
             print(f"interrupted: {args.out} holds {store.n_rows} hands; rerun the same command to resume",
                   file=sys.stderr)
-            return 130
+            return cli.interrupt_exit_code()
     rep = summarize(store, args.hands)
     if args.json:
         print(cli.dumps(rep))

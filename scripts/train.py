@@ -33,6 +33,11 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+if __name__ == "__main__":
+    from splitpoker.scripts.support.cli import install_startup_interrupt
+
+    install_startup_interrupt()
+
 from splitpoker.agents.training.config import check_run_name, check_seed  # noqa: E402
 from splitpoker.agents.training.run import (  # noqa: E402
     ConfigError,
@@ -105,12 +110,17 @@ def _build(args):
 
 
 def main(argv=None) -> int:
+    from splitpoker.scripts.support import cli
+
     args = parse_args(argv)
+    cli.handle_interrupts()  # until training starts (it then has its own handlers: checkpoint, exit 130/143)
     try:
         cfg, resume, total = _build(args)
     except (OSError, ValueError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        return cli.interrupted("before training started; nothing saved in this session")
     try:
         run_dir = train(cfg, resume=resume, total_timesteps=total, progress_bar=not args.no_progress)
     except ConfigError as e:  # raised before anything is written
@@ -123,7 +133,7 @@ def main(argv=None) -> int:
     except KeyboardInterrupt as e:
         print(f"\naborted: {e or 'interrupted before training started'}; nothing saved in this session",
               file=sys.stderr)
-        return 130
+        return cli.interrupt_exit_code()
     for signum in (signal.SIGINT, signal.SIGTERM):  # the final model is saved: finish printing, exit 0
         signal.signal(signum, signal.SIG_IGN)
     print(f"run directory: {run_dir}")

@@ -79,8 +79,34 @@ def test_mmap_load(cdir):
 def test_prune_removes_only_stale(cdir):
     cache.save("dealer-x", {"rules_source": "old"}, np.zeros(2))
     cache.save("dealer-x", {"rules_source": "new"}, np.ones(2))
-    (cdir / "dealer-y-broken.json").write_text("{")
+    (cdir / "dealer-y-0123456789abcdef.json").write_text("{")  # an entry of ours whose metadata is damaged
+    np.save(cdir / "dealer-y-0123456789abcdef.npy", np.zeros(2))
+    (cdir / "dealer-z-broken.json").write_text("{")  # not a name save() writes: not ours, kept
     removed = cache.prune("dealer-", lambda k: k.get("rules_source") == "new")
     assert len(removed) == 2
     assert np.array_equal(cache.load("dealer-x", {"rules_source": "new"}), np.ones(2))
     assert not list(cdir.glob("dealer-y*"))
+    assert (cdir / "dealer-z-broken.json").read_text() == "{"
+
+
+def _foreign_files(d):
+    """Files a user or another program put in the cache folder: none of them is ours."""
+    files = {"experiment_config.json": '{"lr": 0.1}', "package.json": '{"name": "x"}', "notes.txt": "keep",
+             "results-0123456789abcdef.json": '{"score": 1}',  # our naming pattern, not our metadata
+             ".vimswap.tmp": "editor"}
+    for name, text in files.items():
+        (d / name).write_text(text)
+    return files
+
+
+@pytest.mark.parametrize("how", ["clear", "prune_stale"])
+def test_clear_and_prune_touch_only_our_files_and_name_them(cdir, how):
+    """--clear / --prune delete splitpoker's entries (both files), its leftover temporary files and
+    its numba caches, and report exactly the files deleted; whatever else sits in the folder stays."""
+    ours = cache.save("dealer-x", {"rules_source": "old"}, np.arange(3), directory=cdir)
+    leftover = cdir / f".{ours.stem}.abc123.npy.tmp"  # a writer killed mid-save
+    leftover.write_bytes(b"half")
+    foreign = _foreign_files(cdir)
+    removed = getattr(cache, how)(cdir)["removed"]
+    assert sorted(removed) == sorted(map(str, [ours, ours.with_suffix(".json"), leftover]))
+    assert {p.name: p.read_text() for p in cdir.iterdir()} == foreign

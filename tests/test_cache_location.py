@@ -213,7 +213,7 @@ def test_cache_script_list_prune_clear(tmp_path, monkeypatch, capsys):
     script = _cache_script()
     cache.save("dealer-a", {"what": "dealer table", "rules_source": "0ld"}, np.zeros(2))
     cache.save("dealer-b", {"what": "dealer table", "rules_source": RULES_SOURCE_DIGEST}, np.ones(2))
-    (tmp_path / ".dealer-c.123.npy.tmp").write_bytes(b"half")
+    (tmp_path / ".dealer-c-0123456789abcdef.x1y2.npy.tmp").write_bytes(b"half")  # a save() killed midway
     (tmp_path / "notes.txt").write_text("mine")
     for i in range(4):
         (tmp_path / "numba" / f"n{i}").mkdir(parents=True)
@@ -224,11 +224,12 @@ def test_cache_script_list_prune_clear(tmp_path, monkeypatch, capsys):
     assert rep["numba_cache_dir"] == NUMBA_CACHE_DIR and len(rep["numba"]) == 4
     assert script.main(["--prune", "--json"]) == 0
     removed = json.loads(capsys.readouterr().out)["removed"]
-    assert sorted(Path(r).name for r in removed) == sorted([".dealer-c.123.npy.tmp", "n0", "n1",
-                                                            Path(rep["entries"][0]["path"]).name])
+    stale = Path(rep["entries"][0]["path"])
+    assert sorted(Path(r).name for r in removed) == sorted([".dealer-c-0123456789abcdef.x1y2.npy.tmp", "n0", "n1",
+                                                            stale.name, stale.with_suffix(".json").name])
     assert [e["key"]["rules_source"] for e in cache.entries()] == [RULES_SOURCE_DIGEST]
     assert script.main(["--clear"]) == 0
-    assert "removed 2 item(s)" in capsys.readouterr().out
+    assert "removed 3 item(s)" in capsys.readouterr().out  # dealer-b's two files and the numba folder
     assert sorted(p.name for p in tmp_path.iterdir()) == ["notes.txt"]  # other files left alone
 
 
@@ -240,3 +241,52 @@ def test_cache_script_refuses_a_file(tmp_path, monkeypatch, capsys):
         warnings.simplefilter("ignore")
         assert _cache_script().main(["--prune"]) == 2
     assert f"cache path {f} is not a directory" in capsys.readouterr().err and f.read_text() == "x"
+
+
+_FALLBACK = ("import stat, sys, warnings, splitpoker.envs.rules.numba_cache as nc\n"
+             "from pathlib import Path\n"
+             "nc.fallback_root = lambda: Path(sys.argv[1])\n"
+             "d = nc.configure(Path(sys.argv[2]), Path('envs').resolve())\n"
+             "root = Path(sys.argv[1])\n"
+             "print(d, oct(stat.S_IMODE(root.lstat().st_mode)) if root.exists() else '-')\n")
+
+
+@pytest.mark.parametrize("planted, used, mode, fragment", [
+    ("missing", True, "0o700", None),  # made private
+    ("ours-0755", True, "0o700", None),  # ours and nobody else could write it: tightened
+    ("world-writable", False, "0o777", "writable by other users (mode 0o777)"),
+    ("another-owner", False, "0o700", "owned by uid 54321, not this user"),
+    ("symlink", False, None, "is a symbolic link"),
+])
+def test_the_temp_fallback_of_the_numba_cache_is_private(tmp_path, planted, used, mode, fragment):
+    """The fallback ``<tmp>/splitpoker-<uid>`` is a predictable name in a world-writable folder,
+    and numba unpickles the index files it finds there: it is used only as a directory of this
+    user's that no one else can write (made 0700 when missing); anything else disables the
+    disk cache with a warning naming why."""
+    f = tmp_path / "a-file"
+    f.write_text("x")  # the configured root is unusable: the fallback is consulted
+    root = tmp_path / "splitpoker-uid"
+    if planted == "ours-0755":
+        root.mkdir(mode=0o755)
+        root.chmod(0o755)
+    elif planted == "world-writable":
+        root.mkdir()
+        root.chmod(0o777)
+    elif planted == "another-owner":
+        if os.getuid() != 0:
+            pytest.skip("needs root to give the folder another owner")
+        root.mkdir(mode=0o700)
+        os.chown(root, 54321, 54321)
+    elif planted == "symlink":
+        (tmp_path / "elsewhere").mkdir(mode=0o700)
+        root.symlink_to(tmp_path / "elsewhere")
+    out = subprocess.run([sys.executable, "-c", _FALLBACK, str(root), str(f)], capture_output=True, text=True,
+                         cwd=ROOT, env=dict(os.environ, PYTHONPATH=str(ROOT)), timeout=120)
+    assert out.returncode == 0, out.stderr
+    chosen, got_mode = out.stdout.split()
+    if used:
+        assert chosen == str(root / "numba" / numba_cache.source_digest(ROOT / "envs"))
+    else:
+        assert chosen == "None" and fragment in out.stderr and "not cached on disk" in out.stderr, out.stderr
+    if mode is not None:
+        assert got_mode == mode

@@ -151,8 +151,11 @@ CASES = [
     ("solve_sample", ["--game", "asia", "--hands", "2", "--seed", "-1", "--out", "{t}/s.csv"], 2, "argument --seed: -1"),
     ("solve_sample", ["--game", "asia", "--hands", "2", "--seed", BIG, "--out", "{t}/s.csv"], 2, f"argument --seed: {BIG}"),
     ("solve_sample", ["--game", "asia", "--hands", "2", "--checkpoint", "0", "--out", "{t}/s.csv"], 2, "argument --checkpoint: 0: expected"),
-    ("solve_sample", ["--game", "asia", "--hands", "2", "--max-pool-card", "13", "--out", "{t}/s.csv"], 2, "--max-pool-card 13: expected 14..52"),
-    ("solve_sample", ["--game", "asia", "--hands", "2", "--max-pool-card", "54", "--out", "{t}/s.csv"], 2, "--max-pool-card 54: expected 14..52"),
+    ("solve_sample", ["--game", "asia", "--hands", "2", "--max-pool-card", "13", "--out", "{t}/s.csv"], 2, "argument --max-pool-card: 13: expected an integer 14..52"),
+    ("solve_sample", ["--game", "asia", "--hands", "2", "--max-pool-card", "54", "--out", "{t}/s.csv"], 2, "argument --max-pool-card: 54: expected an integer 14..52"),
+    ("solve_sample", ["--game", "asia", "--hands", "2", "--max-pool-card", "53", "--out", "{t}/s.csv"], 2,
+     "argument --max-pool-card: 53: expected an integer 14..52 (the dealer needs 7 unseen cards below K; "
+     "leave the flag out for the real game)"),
     ("solve_sample", ["--game", "asia", "--hands", "2", "--out", "{t}/s.txt"], 2, "unknown extension '.txt'"),
     ("solve_sample", ["--game", "asia", "--hands", "2", "--out", "{t}/nofolder/s.csv"], 2, "--out {t}/nofolder/s.csv: the folder {t}/nofolder does not exist"),
     ("solve_sample", ["--game", "asia", "--hands", "2", "--out", "{t}/afile/s.csv"], 2, "the folder {t}/afile is not a directory"),
@@ -193,6 +196,120 @@ CASES = [
     ("demo", ["--eval-seed", BIG], 2, f"argument --eval-seed: {BIG}"),
     ("demo", ["--log-dir", "{t}/afile"], 2, "--log-dir {t}/afile: exists and is not a directory"),
     ("demo", ["--no-progress=1"], 2, "argument --no-progress: ignored explicit"),
+    # tune.py ({r}: the repository)
+    ("tune", ["--algorithm", "PPO", "--timesteps", "100"], 2, "the following arguments are required: --config"),
+    ("tune", ["--config", "{t}/missing.yaml", "--algorithm", "PPO", "--timesteps", "100"], 2,
+     "benchmark config {t}/missing.yaml does not exist"),
+    ("tune", ["--config", "{r}/configs/benchmark/smoke.yaml", "--algorithm", "SAC", "--timesteps", "100"], 2,
+     "unknown algorithm name 'SAC'"),
+    ("tune", ["--config", "{r}/configs/benchmark/smoke.yaml", "--algorithm", "MaskablePPO+MLP", "--timesteps", "100",
+              "--env", "nope", "--out", "{t}/study"], 2, "unknown env label 'nope'"),
+    ("tune", ["--config", "{r}/configs/benchmark/smoke.yaml", "--algorithm", "MaskablePPO+MLP", "--timesteps", "0"], 2,
+     "argument --timesteps: 0: expected an integer 1..10,000,000,000"),
+    ("tune", ["--config", "{r}/configs/benchmark/smoke.yaml", "--algorithm", "MaskablePPO+MLP", "--timesteps", str(10**12)], 2,
+     "argument --timesteps: 1000000000000: expected an integer 1..10,000,000,000 (a bound against typos"),
+    ("tune", ["--config", "{r}/configs/benchmark/smoke.yaml", "--algorithm", "MaskablePPO+MLP", "--timesteps", "100",
+              "--trials", "0"], 2, "argument --trials: 0: expected an integer 1..10,000"),
+    ("tune", ["--config", "{r}/configs/benchmark/smoke.yaml", "--algorithm", "MaskablePPO+MLP", "--timesteps", "100",
+              "--eval-every", "-1"], 2, "argument --eval-every: -1: expected an integer 1.."),
+    ("tune", ["--config", "{r}/configs/benchmark/smoke.yaml", "--algorithm", "MaskablePPO+MLP", "--timesteps", "100",
+              "--eval-hands", "100000000"], 2, "argument --eval-hands: 100000000: expected an integer 2..100,000 (time"),
+    ("tune", ["--config", "{r}/configs/benchmark/smoke.yaml", "--algorithm", "MaskablePPO+MLP", "--timesteps", "100",
+              "--seed", "-1"], 2, "argument --seed: -1: expected an integer 0..4,294,967,295"),
+    ("tune", ["--config", "{r}/configs/benchmark/smoke.yaml", "--algorithm", "MaskablePPO+MLP", "--timesteps", "100",
+              "--seed", BIG], 2, f"argument --seed: {BIG}: expected an integer 0..4,294,967,295"),
+    ("tune", ["--config", "{r}/configs/benchmark/smoke.yaml", "--algorithm", "MaskablePPO+MLP", "--timesteps", "100",
+              "--out", "{t}/afile"], 2, "--out {t}/afile: is a file, expected a folder"),
+    ("tune", ["--config", "{r}/configs/benchmark/smoke.yaml", "--algorithm", "MaskablePPO+MLP", "--timesteps", "100",
+              "--out", "{t}/nofolder/study"], 2, "--out {t}/nofolder/study: the folder {t}/nofolder does not exist"),
+    ("tune", ["--config", "{r}/configs/benchmark/smoke.yaml", "--algorithm", "MaskablePPO+MLP", "--timesteps", "100",
+              "--json=1"], 2, "argument --json: ignored explicit"),
+    # benchmark_rl.py
+    ("benchmark_rl", [], 2, "the following arguments are required: --config"),
+    ("benchmark_rl", ["--config", "{t}/missing.yaml"], 2, "benchmark config {t}/missing.yaml does not exist"),
+    ("benchmark_rl", ["--config", "{t}/bad.yaml"], 2, "is not valid YAML"),
+    ("benchmark_rl", ["--config", "{r}/configs/benchmark/smoke.yaml", "--out", "{t}/afile"], 2,
+     "--out {t}/afile: is a file, expected a folder"),
+    ("benchmark_rl", ["--config", "{r}/configs/benchmark/smoke.yaml", "--out", "{t}/nofolder/deep/x"], 2,
+     "--out {t}/nofolder/deep/x: the folder {t}/nofolder/deep does not exist (create it first)"),
+    ("benchmark_rl", ["--config", "{r}/configs/benchmark/smoke.yaml", "--report", "{t}/afile/r.md"], 2,
+     "--report {t}/afile/r.md: the folder {t}/afile is not a directory"),
+    ("benchmark_rl", ["--config", "{r}/configs/benchmark/smoke.yaml", "--report", "{t}/r.txt"], 2,
+     "--report {t}/r.txt: expected a file ending in .md"),
+    ("benchmark_rl", ["--config", "{r}/configs/benchmark/smoke.yaml", "--append-report=1"], 2,
+     "argument --append-report: ignored explicit"),
+    ("benchmark_rl", ["--config", "{r}/configs/benchmark/smoke.yaml", "--no-ray", "--address", "ray://x:1"], 2,
+     "--no-ray and --address contradict each other"),
+    ("benchmark_rl", ["--config", "{r}/configs/benchmark/smoke.yaml", "--num-cpus", "2", "--address", "ray://x:1"], 2,
+     "--num-cpus sizes a local Ray instance"),
+    ("benchmark_rl", ["--config", "{r}/configs/benchmark/smoke.yaml", "--num-cpus", "0"], 2,
+     "argument --num-cpus: 0: expected an integer 1..256"),
+    ("benchmark_rl", ["--config", "{r}/configs/benchmark/smoke.yaml", "--no-ray=1"], 2, "argument --no-ray: ignored"),
+    ("benchmark_rl", ["--config", "{r}/configs/benchmark/smoke.yaml", "--algorithms", "Nope"], 2,
+     "unknown algorithm name 'Nope'"),
+    ("benchmark_rl", ["--config", "{r}/configs/benchmark/smoke.yaml", "--envs", "nope"], 2, "unknown env label 'nope'"),
+    ("benchmark_rl", ["--config", "{r}/configs/benchmark/smoke.yaml", "--references", "nope"], 2,
+     "unknown reference policy 'nope'"),
+    ("benchmark_rl", ["--config", "{r}/configs/benchmark/smoke.yaml", "--seeds", "a,b"], 2,
+     "--seeds 'a,b': expected comma-separated integers"),
+    ("benchmark_rl", ["--config", "{r}/configs/benchmark/smoke.yaml", "--seeds", str(2**32)], 2,
+     "seeds=[4294967296]: expected a non-empty list of integers 0..4294967295"),
+    ("benchmark_rl", ["--config", "{r}/configs/benchmark/smoke.yaml", "--total-timesteps", str(10**12)], 2,
+     "argument --total-timesteps: 1000000000000: expected an integer 1..10,000,000,000"),
+    ("benchmark_rl", ["--config", "{r}/configs/benchmark/smoke.yaml", "--eval-every", "0"], 2,
+     "argument --eval-every: 0: expected an integer 1.."),
+    ("benchmark_rl", ["--config", "{r}/configs/benchmark/smoke.yaml", "--eval-hands", "100000000"], 2,
+     "argument --eval-hands: 100000000: expected an integer 2..100,000 (time and memory"),
+    ("benchmark_rl", ["--config", "{r}/configs/benchmark/smoke.yaml", "--paired-hands", "1"], 2,
+     "argument --paired-hands: 1: expected an integer 2..1,000,000"),
+    ("benchmark_rl", ["--config", "{r}/configs/benchmark/smoke.yaml", "--check=1"], 2, "argument --check: ignored"),
+    ("benchmark_rl", ["--config", "{r}/configs/benchmark/smoke.yaml", "--json=1"], 2, "argument --json: ignored"),
+    # session_dp.py
+    ("session_dp", ["--bankroll", "50", "--target", "100"], 2, "the following arguments are required: --game"),
+    ("session_dp", ["--game", "poker", "--bankroll", "50", "--target", "100"], 2, "argument --game: invalid choice"),
+    ("session_dp", ["--game", "asia", "--bankroll", "nan", "--target", "100"], 2,
+     "argument --bankroll: nan: expected a number > 0"),
+    ("session_dp", ["--game", "asia", "--bankroll", "50", "--target", "x"], 2, "argument --target: 'x' is not a number"),
+    ("session_dp", ["--game", "asia", "--bankroll", "50", "--target", "1e9"], 2,
+     "target $1e+09 on a $5 grid gives 200000000 states, more than the 6000"),
+    ("session_dp", ["--game", "asia", "--bankroll", "50", "--target", "100", "--hands", "0"], 2,
+     "argument --hands: 0: expected an integer 1..10,000"),
+    ("session_dp", ["--game", "asia", "--bankroll", "50", "--target", "100", "--hands", "1000000000"], 2,
+     "argument --hands: 1000000000: expected an integer 1..10,000 (memory"),
+    ("session_dp", ["--game", "asia", "--bankroll", "50", "--target", "100", "--setter", "dealer"], 2,
+     "argument --setter: invalid choice: 'dealer'"),
+    ("session_dp", ["--game", "asia", "--bankroll", "50", "--target", "100", "--sample", "{t}/junk.csv"], 2,
+     "--sample {t}/junk.csv: only used with --setter optimal"),
+    ("session_dp", ["--game", "asia", "--bankroll", "50", "--target", "100", "--table", '{"ante_levels": []}'], 2,
+     "ante_levels"),
+    ("session_dp", ["--game", "asia", "--bankroll", "50", "--target", "100", "--rounds", "999"], 2,
+     "argument --rounds: 999: expected an integer 1,000..10,000,000,000"),
+    ("session_dp", ["--game", "asia", "--bankroll", "50", "--target", "100", "--seed", "-1"], 2,
+     "argument --seed: -1: expected an integer 0..2**63-1"),
+    ("session_dp", ["--game", "asia", "--bankroll", "50", "--target", "100", "--seed", str(2**64 - 1)], 2,
+     f"argument --seed: {2**64 - 1}: expected an integer 0..2**63-1"),
+    ("session_dp", ["--game", "asia", "--bankroll", "50", "--target", "100", "--json=1"], 2, "argument --json: ignored"),
+    # evaluate_sessions.py
+    ("evaluate_sessions", ["--model", "{t}/missing.zip"], 2, "model {t}/missing.zip does not exist"),
+    ("evaluate_sessions", ["--env", "CartPole-v1"], 2, "--env 'CartPole-v1': expected a session env id"),
+    ("evaluate_sessions", ["--env-kwargs", "[1]"], 2, "argument --env-kwargs: '[1]': expected a JSON object"),
+    ("evaluate_sessions", ["--env-kwargs", '{"bankroll": 50, "target": 1000000000}'], 2,
+     "target $1e+09 on a $5 grid gives 200000000 states, more than the 6000"),
+    ("evaluate_sessions", ["--policies", "nope"], 2, "--policies 'nope': expected a comma-separated subset"),
+    ("evaluate_sessions", ["--sessions", "0"], 2, "argument --sessions: 0: expected an integer 1..1,000,000"),
+    ("evaluate_sessions", ["--sessions", "1000000000"], 2,
+     "argument --sessions: 1000000000: expected an integer 1..1,000,000 (time"),
+    ("evaluate_sessions", ["--seed", "-1"], 2, "argument --seed: -1: expected an integer 0..2**63-1"),
+    ("evaluate_sessions", ["--rounds", "5"], 2, "argument --rounds: 5: expected an integer 1,000..10,000,000,000"),
+    ("evaluate_sessions", ["--sample", "{t}/junk.csv"], 2,
+     "--sample {t}/junk.csv: only used with a session env whose hands are set optimally"),
+    ("evaluate_sessions", ["--json=1"], 2, "argument --json: ignored explicit"),
+    ("evaluate_sessions", ["--plot", "{t}/nofolder/p.png"], 2,
+     "--plot {t}/nofolder/p.png: the folder {t}/nofolder does not exist"),
+    ("evaluate_sessions", ["--plot", "{t}/p.jpg"], 2, "--plot {t}/p.jpg: expected a file ending in .png"),
+    ("evaluate_sessions", ["--out", "/nonexistent/dir/x.json"], 2,
+     "--out /nonexistent/dir/x.json: the folder /nonexistent/dir does not exist"),
+    ("evaluate_sessions", ["--out", "{t}/adir"], 2, "--out {t}/adir: expected a file ending in .json"),
     # cache.py
     ("cache", ["--list", "--prune"], 2, "argument --prune: not allowed with argument --list"),
     ("cache", ["--prune", "--clear"], 2, "argument --clear: not allowed with argument --prune"),
@@ -205,7 +322,7 @@ CASES = [
 def test_bad_input(files, capsys, name, argv, code, fragment):
     t = str(files)
     before = sorted(p.name for p in files.iterdir())
-    got, out, err = call(name, [a.replace("{t}", t) for a in argv], capsys)
+    got, out, err = call(name, [a.replace("{t}", t).replace("{r}", str(ROOT)) for a in argv], capsys)
     assert got == code, (got, err[-2000:])
     assert fragment.replace("{t}", t) in err, err[-2000:]
     assert "Traceback" not in err
@@ -307,3 +424,20 @@ def test_env_of_models_reconciles_ids_and_keywords():
     assert env_of_models([], None, {}) == (None, {})
     with pytest.raises(ValueError, match="model b was trained on splitpoker/AsiaPokerSetting-v0, not X-v0"):
         env_of_models([("b", b)], "X-v0", {})
+
+
+@pytest.mark.parametrize("name", ["evaluate", "evaluate_sessions"])
+def test_a_model_of_another_env_is_refused_naming_both_spaces(files, capsys, name):
+    """A Pai Gow model copied away from its config.yaml: evaluate.py would default to the Asia
+    env and fail in torch with a shape error; it must say what the model and the env take."""
+    import gymnasium as gym
+    from sb3_contrib import MaskablePPO
+
+    env_id = "splitpoker/PaiGowPokerSetting-v0" if name == "evaluate" else "splitpoker/PaiGowPokerSession-v0"
+    model = MaskablePPO("MlpPolicy", gym.make(env_id), n_steps=8, batch_size=8, policy_kwargs={"net_arch": [8]})
+    model.save(files / "copy.zip")
+    code, out, err = call(name, ["--model", files / "copy.zip"], capsys)
+    assert code == 2, err[-2000:]
+    expected = "21 actions" if name == "evaluate" else "actions"
+    assert f"--model {files / 'copy.zip'}: the model takes" in err and expected in err, err[-2000:]
+    assert "--env" in err and "Traceback" not in err

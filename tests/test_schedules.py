@@ -131,3 +131,67 @@ def test_a_sweep_samples_the_start_of_a_fixed_schedule():
         assert 2e-4 <= s.initial <= 3e-3 and s.final == pytest.approx(ratio * s.initial, rel=1e-4)
     plain = AlgoSpec("Scorer", "maskable_ppo", "SettingScorerPolicy", 2, {"n_steps": 32, "learning_rate": 1e-3}, {})
     assert isinstance(sample_algo(study.ask(), plain).algo_kwargs["learning_rate"], float)
+
+
+def _save_under_0_1_names(model, path, monkeypatch):
+    """Save ``model`` as splitpoker 0.1 did: its setting-scorer policy class and its schedules
+    pickled by reference to the old modules ``agents.setting_scorer`` and ``agents.schedules``."""
+    import types
+
+    from splitpoker.agents.policies import setting_scorer
+    from splitpoker.agents.training import schedules
+
+    with monkeypatch.context() as m:
+        old_scorer, old_schedules = types.ModuleType("agents.setting_scorer"), types.ModuleType("agents.schedules")
+        old_scorer.SettingScorerPolicy = setting_scorer.SettingScorerPolicy
+        old_schedules.LinearSchedule = schedules.LinearSchedule
+        m.setitem(sys.modules, "agents", types.ModuleType("agents"))
+        m.setitem(sys.modules, "agents.setting_scorer", old_scorer)
+        m.setitem(sys.modules, "agents.schedules", old_schedules)
+        m.setattr(setting_scorer.SettingScorerPolicy, "__module__", "agents.setting_scorer")
+        m.setattr(schedules.LinearSchedule, "__module__", "agents.schedules")
+        model.save(path)
+
+
+def test_a_model_saved_before_the_rename_loads_beside_its_config(tmp_path, monkeypatch):
+    """docs/migration.md: a model.zip of 0.1 (pickled references to agents.setting_scorer and
+    agents.schedules) loads with load_model when its run's config.yaml is beside it: the policy
+    class and the schedules come from the config. Without the config the error says so."""
+    import base64
+    import shutil
+    import zipfile
+
+    from splitpoker.agents.training.run import load_model
+
+    cfg = TrainConfig(env_id="splitpoker/PaiGowPokerSetting-v0", algo="maskable_ppo", policy="SettingScorerPolicy",
+                      env_kwargs={"setting_features": True}, policy_kwargs={"hidden": 16, "context": 4},
+                      algo_kwargs={"learning_rate": "lin_1e-3_1e-4", "clip_range": "lin_0.2", "n_steps": 32,
+                                   "batch_size": 32, "n_epochs": 1},
+                      n_envs=2, total_timesteps=64, checkpoint_freq=1000, log_dir=str(tmp_path), run_name="old")
+    run_dir = train(cfg, progress_bar=False, log=lambda m: None)
+    model, _ = load_model(run_dir / "model.zip")
+    _save_under_0_1_names(model, run_dir / "model.zip", monkeypatch)
+    data = json.loads(zipfile.ZipFile(run_dir / "model.zip").read("data"))
+    pickled = b"".join(base64.b64decode(v[":serialized:"]) for v in data.values()
+                       if isinstance(v, dict) and ":serialized:" in v)
+    assert b"agents.setting_scorer" in pickled and b"agents.schedules" in pickled
+    assert b"splitpoker.agents" not in pickled  # really the old names only
+    code = (
+        "import json, sys\n"
+        "from splitpoker.agents.training.run import load_model\n"
+        "model, cfg = load_model(sys.argv[1])\n"
+        "print(json.dumps({'policy': type(model.policy).__name__, 'steps': model.num_timesteps,\n"
+        "                  'lr': [model.lr_schedule(p) for p in (1, 0.5, 0)],\n"
+        "                  'clip': [model.clip_range(p) for p in (1, 0.5, 0)]}))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code, str(run_dir / "model.zip")], capture_output=True, text=True,
+                         cwd=ROOT)
+    assert out.returncode == 0, out.stderr[-3000:]
+    got = json.loads(out.stdout.strip().splitlines()[-1])
+    assert got["policy"] == "SettingScorerPolicy" and got["steps"] == 64
+    assert got["lr"] == pytest.approx([1e-3, 5.5e-4, 1e-4]) and got["clip"] == pytest.approx([0.2, 0.1, 0.0])
+    alone = tmp_path / "copy.zip"
+    shutil.copy(run_dir / "model.zip", alone)
+    out = subprocess.run([sys.executable, "-c", code, str(alone)], capture_output=True, text=True, cwd=ROOT)
+    assert out.returncode != 0
+    assert "agents.setting_scorer" in out.stderr and "config.yaml" in out.stderr, out.stderr[-3000:]

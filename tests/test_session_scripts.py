@@ -46,8 +46,8 @@ def test_session_dp_human_paigow_hand_limit():
 
 
 @pytest.mark.parametrize("args,match", [
-    (["--bankroll", "0", "--target", "10"], "bankroll=0"), (["--bankroll", "100", "--target", "100"], "target=100"),
-    (["--bankroll", "50", "--target", "100", "--hands", "0"], "--hands 0"),
+    (["--bankroll", "0", "--target", "10"], "argument --bankroll: 0: expected a number > 0"), (["--bankroll", "100", "--target", "100"], "target=100"),
+    (["--bankroll", "50", "--target", "100", "--hands", "0"], "argument --hands: 0: expected an integer 1.."),
     (["--bankroll", "50", "--target", "100", "--table", "[1]"], "JSON object"),
     (["--bankroll", "50", "--target", "100", "--setter", "optimal"], "--sample")])
 def test_session_dp_bad_input_exits_2(args, match, capsys):

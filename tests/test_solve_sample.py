@@ -198,8 +198,18 @@ def test_sample_hands_are_a_prefix_whatever_n():
 
 @pytest.mark.parametrize("k", [13, 54, 20.0, True, "20"])
 def test_library_refuses_a_bad_pool_bound(k):
-    with pytest.raises(ValueError, match="expected 14..52"):
+    with pytest.raises(ValueError, match=r"expected an integer 14\.\.52 .* or 53 \(the full game\)"):
         sample.check_max_pool_card(k)
+
+
+def test_the_script_states_the_librarys_pool_bounds():
+    """scripts/solve_sample.py restates MIN_POOL and FULL_POOL for its argument check (importing
+    the solver would cost seconds before an argument error): they must agree."""
+    from splitpoker.scripts import solve_sample
+
+    assert (solve_sample.MIN_POOL, solve_sample.FULL_POOL) == (sample.MIN_POOL, sample.FULL_POOL)
+    assert sample.check_max_pool_card(sample.FULL_POOL) == 53
+    assert solve_sample.parse_args(["--game", "asia", "--hands", "1", "--out", "x.csv"]).max_pool_card is None
 
 
 def test_columns_name_every_field_of_a_row():

@@ -239,8 +239,11 @@ def _script(*args):
 def test_simulate_table_script_help_and_bad_input():
     out = _script("--help")
     assert out.returncode == 0 and "usage" in out.stdout.lower()
-    for args, fragment in ((["--seats", "7"], "--seats 7: expected 1..6"), (["--rounds", "0"], "--rounds 0"),
-                           (["--fortune-wager", "4"], r"Envy needs $5"), (["--style", "asia-000"], "is for asia")):
+    for args, fragment in ((["--seats", "7"], "argument --seats: 7: expected an integer 1..6"),
+                           (["--rounds", "0"], "argument --rounds: 0: expected an integer 1..1,000,000,000,000"),
+                           (["--seed", "-1"], "argument --seed: -1"),
+                           (["--fortune-wager", "4"], r"Envy needs $5"), (["--style", "asia-000"], "is for asia"),
+                           (["--out", "/nonexistent-folder/t.json"], "the folder /nonexistent-folder does not exist")):
         out = _script(*args)
         assert out.returncode == 2 and fragment in out.stderr, out.stderr
 

@@ -182,3 +182,33 @@ def test_signal_stop_first_signal_asks_second_aborts():
             os.kill(os.getpid(), signal.SIGTERM)
             time.sleep(1)
     assert signal.getsignal(signal.SIGINT) is previous  # handlers restored
+
+
+def test_a_run_trained_by_another_process_is_refused(tmp_path, capsys):
+    """Two ``train.py --resume R`` at once would both train from the same checkpoint, overwrite
+    each other's saves and share one TensorBoard folder: while a session holds the run (here: the
+    test process holds its lock, as a running session does), another is refused before it builds
+    or writes anything, and resumes normally once the run is free."""
+    import fcntl
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("train_script_lock", TRAIN)
+    script = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(script)
+    config = _write_config(tmp_path, "maskable_ppo", {"n_steps": 32, "batch_size": 32, "n_epochs": 1}, 64)
+    assert script.main(["--config", str(config), "--run-name", "busy", "--no-progress"]) == 0
+    run_dir = tmp_path / "runs" / "busy"
+    before = _digest(run_dir)
+    fd = os.open(run_dir, os.O_RDONLY)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)  # what a running session holds
+        capsys.readouterr()
+        rc = script.main(["--resume", str(run_dir), "--total-timesteps", "128", "--no-progress"])
+        err = capsys.readouterr().err
+        assert rc == 2, err
+        assert f"{run_dir} is being trained by another process" in err, err
+        assert _digest(run_dir) == before  # nothing written: no config entry, checkpoint or event file
+    finally:
+        os.close(fd)
+    assert script.main(["--resume", str(run_dir), "--total-timesteps", "128", "--no-progress"]) == 0
+    assert saved_steps(run_dir / "model.zip") >= 128

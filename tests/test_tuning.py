@@ -94,4 +94,62 @@ def test_script_help_and_bad_arguments(tmp_path):
             "--out", str(tmp_path / "o"))
     assert p.returncode == 2 and "unknown algorithm name 'SAC'" in p.stderr and not (tmp_path / "o").exists()
     p = run("--config", str(ROOT / "configs" / "benchmark" / "asia.yaml"), "--algorithm", "PPO", "--timesteps", "0")
-    assert p.returncode == 2 and "--timesteps 0: expected a positive integer" in p.stderr
+    assert p.returncode == 2 and "argument --timesteps: 0: expected an integer 1..10,000,000,000" in p.stderr
+
+
+def test_a_rerun_with_other_settings_is_refused_before_any_work(tmp_path):
+    """One folder, one study: the same --out with another budget, evaluation set, seed or
+    algorithm is refused (nothing trained, the journal untouched) instead of reporting the old
+    trials as if they had been run this way; the same settings resume."""
+    cfg = tiny_cfg()
+    tune(cfg, "MLP", None, 1, tmp_path, seed=0, log=lambda m: None)
+    journal = (tmp_path / "optuna.journal").read_bytes()
+    for other, algo, seed, fragment in [
+        (tiny_cfg(total_timesteps=64, eval_every=32), "MLP", 0, "timesteps_per_trial (--timesteps) 128, not 64"),
+        (tiny_cfg(eval={"hands": 12, "paired_hands": 12, "seed": 2024}), "MLP", 0, "eval_hands (--eval-hands) 10, not 12"),
+        (cfg, "MLP", 9, "seed (--seed) 0, not 9"),
+        (cfg, "Scorer", 0, "holds the study 'tiny-asia-MLP', not 'tiny-asia-Scorer'"),
+    ]:
+        logs = []
+        with pytest.raises(ConfigError, match=fragment.replace("(", r"\(").replace(")", r"\)")):
+            tune(other, algo, None, 2, tmp_path, seed=seed, log=logs.append)
+        assert not any(m.startswith(("trial ", "resuming")) for m in logs)
+        assert (tmp_path / "optuna.journal").read_bytes() == journal
+    again = tune(cfg, "MLP", None, 1, tmp_path, seed=0, log=lambda m: None)
+    assert again["trials_done"] == 1
+
+
+def _records(path):
+    return [json.loads(line) for line in path.read_text().splitlines()]
+
+
+def test_a_journal_cut_off_mid_record_is_repaired_and_resumed(tmp_path):
+    """A crash while Optuna appends leaves a half record at the end: the rerun drops it (the
+    original kept beside it), resumes and runs the missing trials; the journal stays readable."""
+    cfg = tiny_cfg()
+    tune(cfg, "MLP", None, 1, tmp_path, seed=0, log=lambda m: None)
+    path = tmp_path / "optuna.journal"
+    whole = path.read_bytes()
+    n = len(_records(path))
+    path.write_bytes(whole + b'{"op_code": 5, "worker_id": "x", "trial_id": 0, "par')  # cut off mid-record
+    logs = []
+    again = tune(cfg, "MLP", None, 2, tmp_path, seed=0, log=logs.append)
+    assert again["trials_done"] == 2
+    assert any("last record was cut off" in m for m in logs), logs
+    assert (tmp_path / "optuna.journal.damaged").read_bytes().startswith(whole)
+    records = _records(path)  # every line a whole record again
+    assert len(records) > n and all("op_code" in r for r in records)
+    assert tune(cfg, "MLP", None, 2, tmp_path, seed=0, log=lambda m: None)["trials_done"] == 2
+
+
+def test_a_journal_damaged_in_the_middle_is_refused_with_its_line(tmp_path):
+    cfg = tiny_cfg()
+    tune(cfg, "MLP", None, 1, tmp_path, seed=0, log=lambda m: None)
+    path = tmp_path / "optuna.journal"
+    lines = path.read_bytes().split(b"\n")
+    lines[2] = b"garbage" + lines[2][7:]
+    path.write_bytes(b"\n".join(lines))
+    before = path.read_bytes()
+    with pytest.raises(ConfigError, match=r"optuna.journal: line 3 of \d+ is not a study record .*\(head -n 2\)"):
+        tune(cfg, "MLP", None, 2, tmp_path, seed=0, log=lambda m: None)
+    assert path.read_bytes() == before  # refused, not rewritten

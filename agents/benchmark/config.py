@@ -5,13 +5,13 @@ Layout (every key below is the complete set; an unknown key is an error naming i
     name: asia                      # the grid's name (output directory and report title)
     description: ...                # optional free text
     executor: ray                   # ray (default: local Ray, or a cluster with --address) | local
-    num_cpus: null                  # CPUs Ray may use locally (null: all); one run per CPU
-    total_timesteps: 300000         # the fixed budget of every run (environment steps)
+    num_cpus: null                  # CPUs Ray may use locally (null: all, at most 256); one run per CPU
+    total_timesteps: 300000         # the fixed budget of every run (environment steps, <= 10,000,000,000)
     eval_every: 50000               # exact-regret scoring interval (environment steps)
-    seeds: [0, 1, 2]                # one run per seed × algorithm × environment
+    seeds: [0, 1, 2]                # one run per seed × algorithm × environment (0 .. 2**32 - 1)
     eval:
-      hands: 1000                   # exact-regret hands (EVs of all settings cached once)
-      paired_hands: 2000            # hands played for the paired reward against the house way
+      hands: 1000                   # exact-regret hands (EVs of all settings cached once), 2..100,000
+      paired_hands: 2000            # hands played for the paired reward against the house way, 2..1,000,000
       seed: 2024                    # seed of the evaluation deals (hand i = reset(seed=seeds[i]))
     envs:
       - id: splitpoker/AsiaPokerSetting-v0
@@ -22,7 +22,7 @@ Layout (every key below is the complete set; an unknown key is an error naming i
         algo: maskable_ppo          # maskable_ppo | ppo | a2c | dqn
         policy: MlpPolicy           # an SB3 alias of that algorithm, or a policy class of
                                     # splitpoker.agents.policies.setting_scorer (e.g. SettingScorerPolicy)
-        n_envs: 4
+        n_envs: 4                   # 1..4,096; n_steps x n_envs <= 1,048,576 (agents/training/config.py)
         algo_kwargs: {...}          # checked against the algorithm's constructor and value ranges;
                                     # learning_rate / clip_range: a number or lin_2e-3 (agents/training/schedules.py)
         policy_kwargs: {...}
@@ -43,7 +43,13 @@ from pathlib import Path
 from typing import Any
 
 from splitpoker.agents.training.algorithms import ALGOS, algo_class
-from splitpoker.agents.training.config import check_algo_values
+from splitpoker.agents.training.config import (
+    MAX_TIMESTEPS,
+    SEED_LIMIT,
+    check_algo_values,
+    check_n_envs,
+    check_rollout,
+)
 
 EXECUTORS = ("ray", "local")
 TOP_KEYS = ("name", "description", "executor", "num_cpus", "total_timesteps", "eval_every", "seeds", "eval", "envs",
@@ -52,6 +58,10 @@ EVAL_KEYS = ("hands", "paired_hands", "seed", "solved")
 ENV_KEYS = ("id", "label", "kwargs")
 ALGO_KEYS = ("name", "algo", "policy", "n_envs", "algo_kwargs", "policy_kwargs", "warm_start")
 SCORER_MODULE = "splitpoker.agents.policies.setting_scorer"
+# size bounds, each with its reason
+MAX_EVAL_HANDS = 100_000  # exact EVs of every setting: ~0.1-0.2 s of solving per hand (3-6 core-hours), 90 MB
+MAX_PAIRED_HANDS = 1_000_000  # the paired reward plays every hand one Python step at a time
+MAX_NUM_CPUS = 256  # a local Ray instance starts a worker process per CPU it uses
 
 
 class ConfigError(ValueError):
@@ -70,9 +80,11 @@ def _check_keys(data: Any, allowed: tuple[str, ...], where: str, required: tuple
     return data
 
 
-def _positive_int(value: Any, where: str, minimum: int = 1) -> int:
+def _positive_int(value: Any, where: str, minimum: int = 1, maximum: int | None = None, why: str = "") -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
         raise ConfigError(f"{where}={value!r}: expected an integer >= {minimum}")
+    if maximum is not None and value > maximum:
+        raise ConfigError(f"{where}={value!r}: expected an integer {minimum:,}..{maximum:,} ({why})")
     return value
 
 
@@ -164,19 +176,24 @@ class BenchmarkConfig:
             raise ConfigError(f"executor={executor!r}: expected one of {list(EXECUTORS)}")
         num_cpus = data.get("num_cpus")
         if num_cpus is not None:
-            _positive_int(num_cpus, "num_cpus")
-        total = _positive_int(data["total_timesteps"], "total_timesteps")
+            _positive_int(num_cpus, "num_cpus", 1, MAX_NUM_CPUS, "a local Ray instance starts a worker process per CPU")
+        total = _positive_int(data["total_timesteps"], "total_timesteps", 1, MAX_TIMESTEPS,
+                              "a bound against typos: 23 days of training at ~5,000 steps/s")
         every = _positive_int(data["eval_every"], "eval_every")
         if every > total:
             raise ConfigError(f"eval_every={every} exceeds total_timesteps={total}: expected at most the budget")
         seeds = data["seeds"]
-        if not isinstance(seeds, list) or not seeds or any(isinstance(s, bool) or not isinstance(s, int) or s < 0 for s in seeds):
-            raise ConfigError(f"seeds={seeds!r}: expected a non-empty list of integers >= 0")
+        if not isinstance(seeds, list) or not seeds or any(isinstance(s, bool) or not isinstance(s, int)
+                                                           or not 0 <= s < SEED_LIMIT for s in seeds):
+            raise ConfigError(f"seeds={seeds!r}: expected a non-empty list of integers 0..{SEED_LIMIT - 1} "
+                              f"(the training seed of a run: numpy and torch take 32 bits)")
         if len(set(seeds)) != len(seeds):
             raise ConfigError(f"seeds={seeds!r} repeats a seed")
         ev = _check_keys(data.get("eval") or {}, EVAL_KEYS, f"{where}: eval")
-        hands = _positive_int(ev.get("hands", 1000), "eval.hands", 2)
-        paired = _positive_int(ev.get("paired_hands", max(hands, 2000)), "eval.paired_hands", 2)
+        hands = _positive_int(ev.get("hands", 1000), "eval.hands", 2, MAX_EVAL_HANDS,
+                              "time and memory: the exact EV of every setting, ~0.1-0.2 s of solving per hand")
+        paired = _positive_int(ev.get("paired_hands", max(hands, 2000)), "eval.paired_hands", 2, MAX_PAIRED_HANDS,
+                               "time: every hand is played one Python step at a time")
         eval_seed = _positive_int(ev.get("seed", 2024), "eval.seed", 0)
 
         env_list = data["envs"]
@@ -213,6 +230,10 @@ class BenchmarkConfig:
             except ConfigError as err:
                 raise ConfigError(f"{err} (in {label})") from None
             n_envs = _positive_int(a.get("n_envs", 4), f"{label}.n_envs")
+            try:
+                check_n_envs(n_envs, where=f"{label}.n_envs")
+            except ValueError as err:
+                raise ConfigError(str(err)) from None
             algo_kwargs = a.get("algo_kwargs") or {}
             policy_kwargs = a.get("policy_kwargs") or {}
             for k, v in (("algo_kwargs", algo_kwargs), ("policy_kwargs", policy_kwargs)):
@@ -225,6 +246,7 @@ class BenchmarkConfig:
                 raise ConfigError(f"unknown key {bad[0]!r} in {label}.algo_kwargs: expected some of {sorted(params)}")
             try:
                 check_algo_values(a["algo"], algo_kwargs)  # ranges; schedules such as lin_2e-3
+                check_rollout(a["algo"], algo_kwargs, n_envs, where=f"{label}: ")
             except ValueError as err:
                 raise ConfigError(f"{err} (in {label})") from None
             warm = a.get("warm_start")

@@ -252,10 +252,13 @@ def _run_ray(todo: list[RunSpec], evalsets: dict, done: Callable, fail: Callable
     started_here = not ray.is_initialized()
     if started_here:
         quiet = {"logging_level": logging.ERROR, "log_to_driver": False}
-        if address:  # the cluster's resources and dashboard are the cluster's business
-            ray.init(address=address, **quiet)
-        else:
-            ray.init(num_cpus=num_cpus, include_dashboard=False, **quiet)
+        from splitpoker.agents.exact.strategy import keep_signal_handlers
+
+        with keep_signal_handlers():  # Ray's own SIGTERM handler aborts with stack traces
+            if address:  # the cluster's resources and dashboard are the cluster's business
+                ray.init(address=address, **quiet)
+            else:
+                ray.init(num_cpus=num_cpus, include_dashboard=False, **quiet)
     log(f"Ray: {int(ray.cluster_resources().get('CPU', 0))} CPU(s) at {address or 'local'}")
     task = ray.remote(num_cpus=1, max_retries=0)(_ray_run_one)
     refs_evalset = {k: ray.put(v) for k, v in evalsets.items()}

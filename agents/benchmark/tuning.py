@@ -29,11 +29,21 @@ append-only log, safe to interrupt); rerunning the same command runs only the tr
 missing (complete + pruned count as done; a trial cut off by a crash is marked failed and rerun).
 Outputs: ``<out>/tune.json`` (every trial, the best one and its hyperparameters as a config
 snippet).
+
+One folder, one study: the study records its settings (:func:`study_settings`: the grid's
+environment and algorithm, the budget per trial, the scoring interval and evaluation set, the
+seed), and a rerun with other settings, or for another algorithm or environment, is refused
+before anything runs rather than reported as if its trials had been run that way. A journal
+whose last record was cut off (a crash mid-write) is repaired, the original kept beside it; a
+record damaged elsewhere is refused with the line number (:func:`check_journal`).
 """
 
 from __future__ import annotations
 
 import dataclasses
+import json
+import os
+import shutil
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -147,19 +157,122 @@ def run_trial(trial, cfg: BenchmarkConfig, env: EnvSpec, algo: AlgoSpec, evalset
     return float(final["mean_regret"])
 
 
-def open_study(out: Path, name: str, seed: int, trials: int):
-    """The study in ``<out>/optuna.journal`` (created or reopened); stale running trials (a
-    crashed process) are marked failed so that they are rerun."""
+JOURNAL = "optuna.journal"
+# study settings -> the tune.py flag that sets them (the others come from the grid's config)
+_SETTING_FLAGS = {"timesteps_per_trial": "--timesteps", "eval_every": "--eval-every", "eval_hands": "--eval-hands",
+                  "paired_hands": "--eval-hands", "seed": "--seed", "algorithm": "--algorithm", "env_label": "--env"}
+
+
+def study_settings(cfg: BenchmarkConfig, env: EnvSpec, algo: AlgoSpec, seed: int) -> dict[str, Any]:
+    """What a study's trials depend on (recorded in the study, compared on every rerun), as
+    plain JSON values."""
+    settings = {"grid": cfg.name, "env_label": env.label, "env_id": env.id, "env_kwargs": env.kwargs,
+                "algorithm": algo.name, "algo": algo.algo, "policy": algo.policy, "n_envs": algo.n_envs,
+                "algo_kwargs": algo.algo_kwargs, "policy_kwargs": algo.policy_kwargs, "warm_start": algo.warm_start,
+                "timesteps_per_trial": cfg.total_timesteps, "eval_every": cfg.eval_every, "eval_hands": cfg.eval_hands,
+                "paired_hands": cfg.eval_paired_hands, "eval_seed": cfg.eval_seed, "seed": seed}
+    return json.loads(json.dumps(settings, default=str))
+
+
+def check_journal(path: Path, log: Callable[[str], None] = print) -> None:
+    """Make sure Optuna can replay the journal at ``path``: every line one JSON record (an object
+    with an ``op_code``). A damaged *last* record is what a crash while appending leaves: it is
+    dropped (the original is kept as ``<path>.damaged``) and the study resumes from the record
+    before it. A damaged record elsewhere is refused (:class:`ConfigError` with its line)."""
+    path = Path(path)
+    data = path.read_bytes()
+    lines = data.split(b"\n")
+    tail = lines.pop()  # after the last newline: b"" for a whole journal
+    records = [*lines, tail] if tail else lines
+    bad = None
+    for i, line in enumerate(records):
+        try:
+            record = json.loads(line)
+            ok = isinstance(record, dict) and "op_code" in record and i < len(lines)  # the tail lacks its newline
+        except ValueError:
+            ok = False
+        if not ok:
+            bad = i
+            break
+    if bad is None:
+        return
+    if bad < len(records) - 1:
+        raise ConfigError(f"{path}: line {bad + 1} of {len(records)} is not a study record "
+                          f"({records[bad][:60].decode(errors='replace')!r}): the journal is damaged. Move it away to start the study "
+                          f"over, or keep its first {bad} records (head -n {bad}) and rerun to resume from them")
+    keep = b"".join(line + b"\n" for line in lines[:bad])
+    backup = path.with_name(path.name + ".damaged")
+    k = 1
+    while backup.exists():  # an earlier repair's copy stays
+        k += 1
+        backup = path.with_name(f"{path.name}.damaged.{k}")
+    shutil.copyfile(path, backup)
+    tmp = path.with_name(f".{path.name}.repair.tmp")
+    tmp.write_bytes(keep)
+    os.replace(tmp, path)
+    log(f"{path}: its last record was cut off (a crash while writing it): dropped it, the study resumes from "
+        f"the {bad} records before (the original journal is kept as {backup})")
+
+
+def _differences(stored: dict[str, Any], wanted: dict[str, Any]) -> list[str]:
+    out = []
+    for key in wanted:
+        if stored.get(key) != wanted[key]:
+            flag = _SETTING_FLAGS.get(key)
+            what = f"{key} ({flag})" if flag else f"{key} (the grid config's)"
+            out.append(f"{what} {json.dumps(stored.get(key))}, not {json.dumps(wanted[key])}")
+    return out
+
+
+def check_existing_study(out: Path, name: str, settings: dict[str, Any], log: Callable[[str], None] = print) -> None:
+    """Refuse (:class:`ConfigError`), before any work, to run study ``name`` into ``out`` when
+    ``out`` holds another study, or this one made with other settings. Repairs a journal whose
+    last record was cut off (:func:`check_journal`)."""
+    import optuna
+    from optuna.storages import JournalStorage
+    from optuna.storages.journal import JournalFileBackend
+
+    path = Path(out) / JOURNAL
+    if not path.is_file():
+        return
+    check_journal(path, log)
+    try:
+        storage = JournalStorage(JournalFileBackend(str(path)))
+        names = [s.study_name for s in optuna.get_all_study_summaries(storage, include_best_trial=False)]
+        stored = optuna.load_study(study_name=name, storage=storage).user_attrs.get("settings") \
+            if name in names else None
+    except (ValueError, KeyError, IndexError, TypeError, AttributeError) as e:
+        raise ConfigError(f"{path} cannot be replayed ({type(e).__name__}: {e}): move it away to start the study "
+                          f"over") from None
+    others = [n for n in names if n != name]
+    if others:
+        raise ConfigError(f"{out} holds the study {others[0]!r}, not {name!r} (another grid, environment or "
+                          f"algorithm): one folder holds one study; give another --out")
+    if name in names and stored is None:
+        log(f"warning: {path} does not record the settings its trials were run with (made by an older version): "
+            f"resuming it as if they were this command's")
+    elif stored is not None:
+        diff = _differences(stored, settings)
+        if diff:
+            raise ConfigError(f"{out} holds a study run with other settings: {'; '.join(diff)}. Rerun with its "
+                              f"settings to resume it, or give another --out for a new study")
+
+
+def open_study(out: Path, name: str, seed: int, trials: int, settings: dict[str, Any] | None = None):
+    """The study in ``<out>/optuna.journal`` (created or reopened; ``settings`` recorded in a
+    new one); stale running trials (a crashed process) are marked failed so that they are rerun."""
     import optuna
     from optuna.storages import JournalStorage
     from optuna.storages.journal import JournalFileBackend
     from optuna.trial import TrialState
 
     out.mkdir(parents=True, exist_ok=True)
-    storage = JournalStorage(JournalFileBackend(str(out / "optuna.journal")))
+    storage = JournalStorage(JournalFileBackend(str(out / JOURNAL)))
     study = optuna.create_study(study_name=name, storage=storage, direction="minimize", load_if_exists=True,
                                 sampler=optuna.samplers.TPESampler(seed=seed, n_startup_trials=min(4, trials)),
                                 pruner=optuna.pruners.MedianPruner(n_startup_trials=2, n_warmup_steps=0))
+    if settings is not None and "settings" not in study.user_attrs:
+        study.set_user_attr("settings", settings)
     for t in study.get_trials(deepcopy=False, states=(TrialState.RUNNING,)):
         study._storage.set_trial_state_values(t._trial_id, TrialState.FAIL)
     return study
@@ -216,14 +329,18 @@ def tune(cfg: BenchmarkConfig, algo_name: str, env_label: str | None, trials: in
         raise ConfigError(f"unknown env label {env_label!r}: this config has {list(envs_by_label)}")
     if isinstance(trials, bool) or not isinstance(trials, int) or trials < 1:
         raise ConfigError(f"trials={trials!r}: expected a positive integer")
-    evalset = load_evalset(env.id, env.kwargs, cfg.eval_hands, cfg.eval_seed, log=log)
+    if Path(out).exists() and not Path(out).is_dir():
+        raise ConfigError(f"{out} is a file: expected a folder for the study")
+    name, settings = f"{cfg.name}-{env.label}-{algo.name}", study_settings(cfg, env, algo, seed)
     optuna.logging.set_verbosity(optuna.logging.WARNING)
-    study = open_study(Path(out), f"{cfg.name}-{env.label}-{algo.name}", seed, trials)
+    check_existing_study(Path(out), name, settings, log)
+    evalset = load_evalset(env.id, env.kwargs, cfg.eval_hands, cfg.eval_seed, log=log)
+    study = open_study(Path(out), name, seed, trials, settings)
     done = done_trials(study)
     if progress is not None and done:
         progress(min(done, trials))
     if done:
-        log(f"resuming: {done} trial(s) already done in {Path(out) / 'optuna.journal'}")
+        log(f"resuming: {done} trial(s) already done in {Path(out) / JOURNAL}")
 
     def after(study, t) -> None:
         if t.state.name in ("COMPLETE", "PRUNED"):

@@ -20,9 +20,12 @@ run weights every class exactly: no sampling error.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import math
 import os
+import signal
+import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -207,6 +210,24 @@ def _ray_solve_shard(game_name, style, rules, universe, classes):
 
 # ---- driver -----------------------------------------------------------------------------------
 
+@contextlib.contextmanager
+def keep_signal_handlers():
+    """Around ``ray.init``: put back the SIGINT/SIGTERM handlers it replaces. Ray's driver
+    installs a C++ failure handler for SIGTERM that prints its stack traces and aborts, so a
+    ``kill`` left half a shard's temporary file and pages of traces instead of the script's own
+    one-line stop (scripts/support/cli.py: SIGTERM acts as Ctrl-C, exit 143)."""
+    if threading.current_thread() is not threading.main_thread():  # only the main thread sets handlers
+        yield
+        return
+    saved = {s: signal.getsignal(s) for s in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        yield
+    finally:
+        for s, handler in saved.items():
+            if handler is not None:  # None: a handler not set from Python, nothing to put back
+                signal.signal(s, handler)
+
+
 def start_ray(address: str | None, num_cpus: int | None, log: Callable[[str], None]):
     """Ray as the project starts it (agents/benchmark/harness.py): local with no setup, quiet, no
     dashboard; ``address`` joins a cluster. The workers import this checkout (PYTHONPATH)."""
@@ -224,10 +245,11 @@ def start_ray(address: str | None, num_cpus: int | None, log: Callable[[str], No
     started = not ray.is_initialized()
     if started:
         quiet = {"logging_level": logging.ERROR, "log_to_driver": False, "runtime_env": {"env_vars": env}}
-        if address:
-            ray.init(address=address, **quiet)
-        else:
-            ray.init(num_cpus=num_cpus, include_dashboard=False, **quiet)
+        with keep_signal_handlers():
+            if address:
+                ray.init(address=address, **quiet)
+            else:
+                ray.init(num_cpus=num_cpus, include_dashboard=False, **quiet)
     log(f"Ray: {int(ray.cluster_resources().get('CPU', 0))} CPU(s) at {address or 'local'}")
     return ray, started
 

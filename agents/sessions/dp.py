@@ -125,12 +125,7 @@ class SessionModel:
 
     @classmethod
     def build(cls, dist: RoundDistribution, table: BetTable, bankroll: float, target: float) -> SessionModel:
-        check_session(table, bankroll, target)
-        g = grid_size(dist, table, bankroll, target)
-        n = int(_frac(target) / g)
-        if n > MAX_STATES:
-            raise ValueError(f"target ${target:g} on a ${float(g):g} grid gives {n} states, more than the "
-                             f"{MAX_STATES} this exact solve handles: lower the target or use coarser levels")
+        g, n = state_count(dist, table, bankroll, target)
         shifts, probs = [], []
         p = dist.prob.ravel()
         for m, b in table.bets:
@@ -237,6 +232,20 @@ class SessionSolution:
             rows.append({"bankroll": i * self.model.grid, "main": m, "bonus": b, "action": a,
                          "success": float(self.values[i])})
         return rows
+
+
+def state_count(dist: RoundDistribution, table: BetTable, bankroll: float, target: float) -> tuple[Fraction, int]:
+    """The bankroll grid and the number of states of a session, refused (``ValueError``) past
+    :data:`MAX_STATES`. Depends only on the amounts a round pays, not on their probabilities, so
+    :func:`splitpoker.agents.sessions.round_distribution.outcome_shape` checks a session before
+    the simulation."""
+    check_session(table, bankroll, target)
+    g = grid_size(dist, table, bankroll, target)
+    n = int(_frac(target) / g)
+    if n > MAX_STATES:
+        raise ValueError(f"target ${target:g} on a ${float(g):g} grid gives {n} states, more than the "
+                         f"{MAX_STATES} this exact solve handles: lower the target or use coarser levels")
+    return g, n
 
 
 def check_session(table: BetTable, bankroll, target) -> None:

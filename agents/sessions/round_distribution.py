@@ -155,6 +155,15 @@ def _line_columns(paytable: PayTable | None) -> tuple[np.ndarray, tuple[float, .
     return paytable.line_of_code.astype(np.int64), tuple(float(ln.odds) for ln in paytable.lines), paytable.max_payout
 
 
+def outcome_shape(game: Game, paytable: PayTable | None) -> RoundDistribution:
+    """The amounts a round can pay in this game with this pay table, with no probabilities (all
+    zero): enough to size the session DP's bankroll grid (:func:`splitpoker.agents.sessions.dp.state_count`)
+    before the simulation that gives the probabilities."""
+    _, odds, cap = _line_columns(paytable)
+    return RoundDistribution(game.game, game.style.value, "house-way", _main_results(game), odds, cap,
+                             np.zeros((3, len(odds) + 1)), (0.0, 0.0, 0.0))
+
+
 def simulated_counts(game: Game, paytable: PayTable | None, rounds: int = DEFAULT_ROUNDS, seed: int = 0,
                      log=None) -> np.ndarray:
     """``int64[3, n_lines + 1]`` joint counts of house way vs house way over ``rounds`` deals,
@@ -228,13 +237,15 @@ def house_way_distribution(game: Game, paytable: PayTable | None, rounds: int = 
                              edge_ci)
 
 
-def optimal_distribution(game: Game, paytable: PayTable | None, sample, hw: RoundDistribution) -> RoundDistribution:
-    """The round distribution of the exact-optimal setter from a ``scripts/solve_sample.py``
-    output (a path to its .parquet/.csv, or a table with its columns) and the house-way
-    distribution ``hw`` of the same game (for the joint with the bonus line)."""
-    if hw.setter != "house-way" or hw.game != game.game or hw.style != game.style.value:
-        raise ValueError(f"hw must be the house-way distribution of {game.game}/{game.style.value}, got "
-                         f"{hw.setter} {hw.game}/{hw.style}")
+SAMPLE_COLUMNS = ("game", "style", "max_pool_card", "n_dealer_hands",
+                  *(f"{who}_{w}" for who in ("optimal", "house_way") for w in ("wins", "pushes", "losses")))
+
+
+def read_optimal_sample(game: Game, sample):
+    """The columns of a ``scripts/solve_sample.py`` output (a path, or a table) for
+    :func:`optimal_distribution`, checked: readable, of ``game``'s game and style, for the real game
+    (no ``--max-pool-card``), at least 2 hands. ``ValueError`` otherwise, so that a script can
+    refuse a bad sample before its simulation."""
     t = _read_sample(sample)
     styles = set(t["style"])
     if styles != {game.style.value} or set(t["game"]) != {game.game}:
@@ -242,6 +253,19 @@ def optimal_distribution(game: Game, paytable: PayTable | None, sample, hw: Roun
                          f"{game.game}/{game.style.value}")
     if set(t["max_pool_card"]) != {53}:
         raise ValueError("solve sample was made with --max-pool-card (not the real game): rerun solve_sample.py without it")
+    if len(t["style"]) < 2:
+        raise ValueError(f"solve sample has {len(t['style'])} hand(s): expected at least 2 to estimate a CI")
+    return t
+
+
+def optimal_distribution(game: Game, paytable: PayTable | None, sample, hw: RoundDistribution) -> RoundDistribution:
+    """The round distribution of the exact-optimal setter from a ``scripts/solve_sample.py``
+    output (a path to its .parquet/.csv, or a table with its columns) and the house-way
+    distribution ``hw`` of the same game (for the joint with the bonus line)."""
+    if hw.setter != "house-way" or hw.game != game.game or hw.style != game.style.value:
+        raise ValueError(f"hw must be the house-way distribution of {game.game}/{game.style.value}, got "
+                         f"{hw.setter} {hw.game}/{hw.style}")
+    t = read_optimal_sample(game, sample)
     n = np.asarray(t["n_dealer_hands"], dtype=float)
     opt = np.stack([np.asarray(t[f"optimal_{w}"], dtype=float) / n for w in ("wins", "pushes", "losses")])
     hwp = np.stack([np.asarray(t[f"house_way_{w}"], dtype=float) / n for w in ("wins", "pushes", "losses")])
@@ -282,14 +306,22 @@ def _read_sample(sample) -> dict:
     path = Path(sample)
     if not path.exists():
         raise ValueError(f"solve sample {str(path)!r} does not exist: make it with scripts/solve_sample.py")
-    if path.suffix == ".csv":
-        import pyarrow.csv as pcsv
-
-        table = pcsv.read_csv(path)
-    elif path.suffix == ".parquet":
-        import pyarrow.parquet as pq
-
-        table = pq.read_table(path)
-    else:
+    if path.suffix not in (".csv", ".parquet"):
         raise ValueError(f"solve sample {str(path)!r}: expected a .parquet or .csv from scripts/solve_sample.py")
+    try:
+        if path.suffix == ".csv":
+            import pyarrow.csv as pcsv
+
+            table = pcsv.read_csv(path)
+        else:
+            import pyarrow.parquet as pq
+
+            table = pq.read_table(path)
+    except (OSError, ValueError) as e:  # pyarrow's ArrowInvalid is a ValueError, ArrowIOError an OSError
+        raise ValueError(f"solve sample {str(path)!r} is unreadable (truncated or not from scripts/solve_sample.py): "
+                         f"{e}") from None
+    missing = [c for c in SAMPLE_COLUMNS if c not in table.column_names]
+    if missing:
+        raise ValueError(f"solve sample {str(path)!r} lacks the column(s) {missing}: not a scripts/solve_sample.py "
+                         f"output")
     return table.to_pydict()

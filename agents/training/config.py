@@ -25,9 +25,10 @@ YAML keys (``configs/asia_maskable_ppo.yaml``)::
                                                  # learning_rate / clip_range also take a schedule:
                                                  # lin_2e-3 (linear to 0), lin_2e-3_2e-4 (to a floor)
     policy_kwargs: {net_arch: [256, 256]}        # keyword arguments of the policy class
-    n_envs: 4                                    # parallel environments
+    n_envs: 4                                    # parallel environments: 1..4,096 (subproc 1..64);
+                                                 # n_steps x n_envs at most 1,048,576 (rollout memory)
     vec_env: native                              # native | dummy | subproc
-    total_timesteps: 200000                      # environment steps in total
+    total_timesteps: 200000                      # environment steps in total (1..10,000,000,000)
     seed: 0                                      # 0 .. 2**32 - 1
     checkpoint_freq: 50000                       # environment steps between checkpoints
     log_dir: runs                                # parent folder of the run directories
@@ -54,6 +55,11 @@ from splitpoker.agents.training.schedules import FORMS, SCHEDULE_KEYS, parse_sch
 #: native: all envs in one numba call (agents/training/sb3_vec.py); dummy / subproc: SB3 VecEnvs of single envs
 VEC_ENVS = ("native", "dummy", "subproc")
 SEED_LIMIT = 2**32
+# size bounds, each with its reason (a value past one is refused before anything is built)
+MAX_TIMESTEPS = 10_000_000_000  # a typo guard: 23 days at the fastest training measured (~5,000 steps/s)
+MAX_N_ENVS = 4096  # memory: each environment holds its state, observation and scratch rows
+MAX_SUBPROC_ENVS = 64  # vec_env subproc starts one process per environment
+MAX_ROLLOUT = 2**20  # on-policy rollout buffer: n_steps x n_envs transitions of up to ~9 KB each (9 GB)
 # YAML keys that record provenance (written by train()), not settings
 PROVENANCE_KEYS = ("versions", "resumed")
 # set by train() itself: not allowed inside algo_kwargs / policy_kwargs
@@ -228,6 +234,33 @@ def check_algo_values(algo: str, algo_kwargs: dict[str, Any]) -> None:
             raise ValueError(f"algo_kwargs.{key}={value!r}: expected {expected}")
 
 
+def check_n_envs(n_envs: int, vec_env: str = "native", where: str = "n_envs") -> None:
+    """``n_envs`` within its bound: :data:`MAX_N_ENVS`, and :data:`MAX_SUBPROC_ENVS` processes."""
+    if isinstance(n_envs, bool) or not isinstance(n_envs, numbers.Integral) or n_envs < 1:
+        raise ValueError(f"{where}={n_envs!r}: expected a positive integer")
+    if vec_env == "subproc" and n_envs > MAX_SUBPROC_ENVS:
+        raise ValueError(f"{where}={n_envs!r} with vec_env='subproc': expected 1..{MAX_SUBPROC_ENVS} (one process "
+                         f"per environment); vec_env 'native' steps up to {MAX_N_ENVS:,} in one process")
+    if n_envs > MAX_N_ENVS:
+        raise ValueError(f"{where}={n_envs!r}: expected 1..{MAX_N_ENVS:,} (memory: every environment holds its "
+                         f"state, observation and scratch rows)")
+
+
+def check_rollout(algo: str, algo_kwargs: dict[str, Any], n_envs: int, where: str = "") -> None:
+    """An on-policy algorithm's rollout buffer (``n_steps x n_envs`` transitions) within
+    :data:`MAX_ROLLOUT`."""
+    if algo == "dqn":
+        return
+    n_steps = algo_kwargs.get("n_steps")
+    default = n_steps is None
+    if default:
+        n_steps = inspect.signature(algo_class(algo).__init__).parameters["n_steps"].default
+    if n_steps * n_envs > MAX_ROLLOUT:
+        raise ValueError(f"{where}algo_kwargs.n_steps={n_steps}{' (the default)' if default else ''} x "
+                         f"n_envs={n_envs} = {n_steps * n_envs:,} transitions per rollout: expected at most "
+                         f"{MAX_ROLLOUT:,} (memory: the rollout buffer holds every transition, up to ~9 KB each)")
+
+
 # policies that are not stable-baselines3 aliases: name -> "module:function", where
 # ``function(name, algorithm)`` returns the policy class for that algorithm (``algorithm``: its row
 # of agents/training/algorithms.py)
@@ -323,6 +356,10 @@ class TrainConfig:
             raise ValueError(f"vec_env={self.vec_env!r}: expected one of {VEC_ENVS}")
         for name in ("n_envs", "total_timesteps", "checkpoint_freq"):
             _positive_int(name, getattr(self, name))
+        if self.total_timesteps > MAX_TIMESTEPS:
+            raise ValueError(f"total_timesteps={self.total_timesteps!r}: expected an integer 1..{MAX_TIMESTEPS:,} "
+                             f"(a bound against typos: 23 days of training at ~5,000 steps/s)")
+        check_n_envs(self.n_envs, self.vec_env)
         check_seed(self.seed)
         if isinstance(self.log_dir, os.PathLike):
             self.log_dir = os.fspath(self.log_dir)
@@ -345,6 +382,7 @@ class TrainConfig:
                              f"actions: the first fouled setting would stop the run; expected 'penalize' "
                              f"(the default) or algo: maskable_ppo")
         check_algo_and_policy(self.algo, self.policy, self.algo_kwargs, self.policy_kwargs)
+        check_rollout(self.algo, self.algo_kwargs, self.n_envs)
         if self.policy in SCORER_POLICIES and self.env_kwargs.get("setting_features") is not True:
             raise ValueError(f"policy {self.policy!r} scores each setting from its feature row: set env.kwargs "
                              f"setting_features: true")

@@ -142,7 +142,12 @@ def read_progress(run_dir: Path, run: PPORun) -> list[dict]:
         if (run_dir / "algorithm").exists():
             raise ValueError(f"{run_dir} has an algorithm/ checkpoint but no progress.json: not a folder of this script")
         return []
-    saved = json.loads(progress.read_text())
+    try:
+        saved = json.loads(progress.read_text())
+        if not isinstance(saved, dict) or not isinstance(saved.get("iterations"), list):
+            raise ValueError("expected an object with 'spec' and 'iterations'")
+    except ValueError as e:  # a truncated or edited file (written atomically, so not by a crash of ours)
+        raise ValueError(f"{progress} is damaged ({e}): move it away (with algorithm/) to start the run over") from None
     if saved.get("spec") != json.loads(json.dumps(run.spec())):
         diff = sorted(k for k, v in run.spec().items() if saved.get("spec", {}).get(k) != v)
         raise ValueError(f"{run_dir} holds another run ({', '.join(diff)} differ): give another --run-dir, or the "
@@ -185,10 +190,13 @@ def train(run: PPORun, run_dir: Path, *, address: str | None = None, num_cpus: i
     started_here = not ray.is_initialized()
     if started_here:
         quiet = {"logging_level": logging.ERROR, "log_to_driver": False}
-        if address:
-            ray.init(address=address, **quiet)
-        else:
-            ray.init(num_cpus=num_cpus, include_dashboard=False, **quiet)
+        from splitpoker.agents.exact.strategy import keep_signal_handlers
+
+        with keep_signal_handlers():  # Ray's own SIGTERM handler aborts with stack traces
+            if address:
+                ray.init(address=address, **quiet)
+            else:
+                ray.init(num_cpus=num_cpus, include_dashboard=False, **quiet)
     try:
         log(f"Ray: {int(ray.cluster_resources().get('CPU', 0))} CPU(s) at {address or 'local'}")
         algo = build_config(run).build_algo()

@@ -32,8 +32,11 @@ consistent state and raise :class:`TrainingInterrupted`.
 
 from __future__ import annotations
 
+import contextlib
 import datetime
 import json
+import re
+import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -50,10 +53,12 @@ from splitpoker.agents.training.config import (
 from splitpoker.agents.training.schedules import resolve_schedules
 from splitpoker.agents.training.state import (
     FINAL_MODEL,
+    RunBusy,
     SignalStop,
     TrainingInterrupted,
     checkpoint_path,
     newest_state,
+    run_lock,
     save_state,
     saved_steps,
     session_callback,
@@ -229,6 +234,7 @@ def _prepare(cfg: TrainConfig | None, resume, total_timesteps, log):
         cfg.validate()
         if Path(cfg.log_dir).exists() and not Path(cfg.log_dir).is_dir():
             raise ValueError(f"log_dir={cfg.log_dir!r} is a file: expected a folder for the run directories")
+        check_writable_folder(cfg.log_dir)
         run_dir = Path(cfg.log_dir) / cfg.make_run_name()
         if run_dir.exists():
             raise ValueError(f"run directory {run_dir} already exists: choose another run_name, "
@@ -236,6 +242,22 @@ def _prepare(cfg: TrainConfig | None, resume, total_timesteps, log):
         steps = 0
 
     return cfg, run_dir, state, steps
+
+
+def check_writable_folder(path: str | Path) -> None:
+    """``ValueError`` unless ``path`` is a folder this process can write in, or can be made (with
+    its parents) inside one: checked before any work, by creating and dropping a file in the
+    nearest existing folder (the only sure test: permissions, read-only mounts, /proc)."""
+    base = Path(path)
+    while not base.exists() and base.parent != base:
+        base = base.parent
+    if not base.is_dir():
+        raise ValueError(f"log_dir={str(path)!r}: {base} is a file, expected a folder for the run directories")
+    try:
+        with tempfile.NamedTemporaryFile(dir=base, prefix=".splitpoker.", suffix=".probe"):
+            pass
+    except OSError as e:
+        raise ValueError(f"log_dir={str(path)!r}: cannot write in the folder {base} ({e.strerror or e})") from None
 
 
 def train(cfg: TrainConfig | None = None, *, resume: str | Path | None = None, total_timesteps: int | None = None,
@@ -249,23 +271,35 @@ def train(cfg: TrainConfig | None = None, *, resume: str | Path | None = None, t
     reached it, nothing is written. The whole config is validated, the environment and the model
     built, before the run directory is made. On SIGINT/SIGTERM the state is saved and
     :class:`TrainingInterrupted` raised (``exc.exit_code`` 130 or 143).
+
+    One session at a time per run (:func:`~splitpoker.agents.training.state.run_lock`): a second
+    ``train(resume=run_dir)`` while one is running raises :class:`ConfigError` before anything is
+    built or written.
     """
+    if cfg is None and resume is None:
+        raise ValueError("train() needs a config or a run directory to resume")
+    with contextlib.ExitStack() as held:
+        try:
+            if resume is not None and Path(resume).is_dir():  # one session at a time: held to the end
+                held.enter_context(run_lock(Path(resume)))
+            prepared = _prepare(cfg, resume, total_timesteps, log)
+        except ConfigError:
+            raise
+        except (ValueError, TypeError) as e:  # RunBusy included
+            raise ConfigError(str(e)) from None
+        if prepared is None:
+            return Path(resume)
+        return _train(*prepared, resume, progress_bar, log, held)
+
+
+def _train(cfg: TrainConfig, run_dir: Path, state, steps: int, resume, progress_bar: bool, log,
+           held: contextlib.ExitStack) -> Path:
+    """:func:`train` once the config is validated (and a resumed run locked)."""
     import torch
     import yaml
     from stable_baselines3.common.callbacks import CallbackList
     from stable_baselines3.common.logger import configure
 
-    if cfg is None and resume is None:
-        raise ValueError("train() needs a config or a run directory to resume")
-    try:
-        prepared = _prepare(cfg, resume, total_timesteps, log)
-    except ConfigError:
-        raise
-    except (ValueError, TypeError) as e:
-        raise ConfigError(str(e)) from None
-    if prepared is None:
-        return Path(resume)
-    cfg, run_dir, state, steps = prepared
     torch.set_num_threads(1)
     off_policy = cfg.algo in OFF_POLICY_ALGOS
     seed = session_seed(cfg.seed, steps)
@@ -304,7 +338,14 @@ def train(cfg: TrainConfig | None = None, *, resume: str | Path | None = None, t
             meta["total_timesteps"] = cfg.total_timesteps
             meta.setdefault("resumed", []).append({"time": _now(), "from_steps": steps,
                                                    "total_timesteps": cfg.total_timesteps, "versions": _versions()})
-        run_dir.mkdir(parents=True, exist_ok=True)
+        if resume is None:  # a new run: its folder is ours alone (made here, locked before anything is in it)
+            run_dir.parent.mkdir(parents=True, exist_ok=True)
+            try:
+                run_dir.mkdir()
+                held.enter_context(run_lock(run_dir))
+            except (FileExistsError, RunBusy):
+                raise ConfigError(f"run directory {run_dir} was just made by another process: choose another "
+                                  f"run_name") from None
         write_text(run_dir / "config.yaml", yaml.safe_dump(meta, sort_keys=False))
         if state is None and cfg.warm_start is not None:  # a new model: behaviour cloning before RL
             from splitpoker.agents.training.warm_start import WarmStart, warm_start
@@ -357,7 +398,12 @@ def train(cfg: TrainConfig | None = None, *, resume: str | Path | None = None, t
 
 def load_model(path: str | Path):
     """Load a saved model; the algorithm is read from the run's ``config.yaml`` when present,
-    else tried in order (MaskablePPO, PPO, A2C, DQN)."""
+    else tried in order (MaskablePPO, PPO, A2C, DQN).
+
+    A model saved by splitpoker 0.1 holds pickled references to the old module names
+    (``agents.setting_scorer``, ``agents.schedules``): with the run's ``config.yaml`` beside it
+    (or one folder up, for a checkpoint) the policy class and the schedules are taken from the
+    config instead (docs/migration.md); without one, a ``ValueError`` says so."""
     path = Path(path)
     if not path.exists():
         raise FileNotFoundError(f"model {path} does not exist")
@@ -366,7 +412,18 @@ def load_model(path: str | Path):
         cfg_path = path.parent.parent / "config.yaml"
     if cfg_path.exists():
         cfg = TrainConfig.from_yaml(cfg_path)
-        return algo_class(cfg.algo).load(path, device="cpu"), cfg
+        cls = algo_class(cfg.algo)
+        try:
+            return cls.load(path, device="cpu"), cfg
+        except (ImportError, AttributeError):
+            if not _old_module_names(path):
+                raise
+        return cls.load(path, device="cpu", custom_objects=_objects_from_config(cfg, cls)), cfg
+    old = _old_module_names(path)
+    if old:
+        raise ValueError(f"model {path} was saved by splitpoker 0.1 (it refers to {', '.join(old)}): put its run's "
+                         f"config.yaml beside it, and the policy class and schedules are taken from there "
+                         f"(docs/migration.md)")
     last = None
     for name in ALGOS:
         try:
@@ -374,6 +431,69 @@ def load_model(path: str | Path):
         except Exception as e:  # noqa: BLE001 - try the next algorithm
             last = e
     raise ValueError(f"could not load {path} with any of {ALGOS}: {last}")
+
+
+def _space_text(space) -> str:
+    n = getattr(space, "n", None)
+    return f"{int(n)} actions" if n is not None else f"actions {space}"
+
+
+def check_model_fits(model, env, env_id: str) -> None:
+    """``ValueError`` unless ``model`` takes ``env``'s observations and actions (a model of
+    another game, or of other env keywords, would fail inside torch with a shape error)."""
+    obs, act = env.observation_space, env.action_space
+    if model.observation_space.shape == obs.shape and model.action_space == act:
+        return
+    raise ValueError(f"the model takes observations of shape {model.observation_space.shape} and "
+                     f"{_space_text(model.action_space)}, but {env_id} gives shape {obs.shape} and {_space_text(act)}: "
+                     f"it was trained on another env or other env keywords (pass --env and --env-kwargs of its "
+                     f"training, or keep its run's config.yaml beside it)")
+
+
+# modules of splitpoker 0.1 (top-level ``agents`` and ``envs``), as pickle names them
+_OLD_MODULE = re.compile(rb"(?<![\w.])((?:agents|envs)(?:\.\w+)+)")
+
+
+def _old_module_names(path: Path) -> list[str]:
+    """The 0.1 module names the pickled objects of a saved model refer to (empty for a model of
+    this version, or a file that is not one)."""
+    import base64
+    import zipfile
+
+    try:
+        with zipfile.ZipFile(path) as archive:
+            data = json.loads(archive.read("data"))
+    except (OSError, KeyError, ValueError, zipfile.BadZipFile):
+        return []
+    found = set()
+    for value in data.values() if isinstance(data, dict) else ():
+        if isinstance(value, dict) and isinstance(value.get(":serialized:"), str):
+            try:
+                blob = base64.b64decode(value[":serialized:"])
+            except ValueError:
+                continue
+            found.update(m.decode() for m in _OLD_MODULE.findall(blob))
+    return sorted(found)
+
+
+def _objects_from_config(cfg: TrainConfig, cls) -> dict[str, Any]:
+    """What SB3 would unpickle from a saved model, rebuilt from its run's config: the policy class
+    and the schedules (``learning_rate``, ``lr_schedule``, ``clip_range``, ``clip_range_vf``)."""
+    import inspect
+
+    from stable_baselines3.common.utils import get_schedule_fn
+
+    from splitpoker.agents.training.config import policy_class
+
+    kwargs = resolve_schedules(cfg.algo_kwargs)
+    params = inspect.signature(cls.__init__).parameters
+    lr = kwargs.get("learning_rate", params["learning_rate"].default)
+    objects = {"policy_class": policy_class(cfg.algo, cfg.policy), "learning_rate": lr, "lr_schedule": get_schedule_fn(lr)}
+    for key in ("clip_range", "clip_range_vf"):
+        if key in params:
+            value = kwargs.get(key, params[key].default)
+            objects[key] = None if value is None else get_schedule_fn(value)
+    return objects
 
 
 def _versions() -> dict[str, str]:

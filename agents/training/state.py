@@ -20,6 +20,7 @@ transitions were not yet stored (``n_envs`` steps lost).
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -143,6 +144,33 @@ def save_state(model, path: Path, run_dir: Path, with_replay_buffer: bool) -> No
     save_model(model, path)
     if with_replay_buffer and path.name != FINAL_MODEL:
         prune_replay_buffers(run_dir, saved_steps(path) or 0)
+
+
+class RunBusy(ValueError):
+    """Another process is training the run (it holds :func:`run_lock`)."""
+
+
+@contextlib.contextmanager
+def run_lock(run_dir: Path):
+    """Hold ``run_dir`` for one training session: an exclusive ``flock`` on the folder itself
+    (no lock file is written; the kernel drops the lock when the process ends, however it ends).
+    Raises :class:`RunBusy` at once if another session holds it. Where ``fcntl`` is missing
+    (Windows) the run is not locked."""
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - not on POSIX
+        yield
+        return
+    fd = os.open(run_dir, os.O_RDONLY)
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise RunBusy(f"{run_dir} is being trained by another process: wait for it to end (or stop it), then "
+                          f"resume") from None
+        yield
+    finally:
+        os.close(fd)
 
 
 class SignalStop:

@@ -25,6 +25,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import tempfile
 import warnings
 from collections.abc import Callable
@@ -182,46 +183,80 @@ def load_or_build(name: str, key: dict[str, Any], build: Callable[[], np.ndarray
     return arr
 
 
-def prune(prefix: str, keep: Callable[[dict[str, Any]], bool], directory: Path | None = None,
-          log: Callable[[str], None] | None = None) -> list[Path]:
-    """Delete the entries named ``prefix*`` whose key ``keep`` rejects (e.g. tables built from
-    older rules sources, which would never be loaded again). Unreadable metadata counts as stale.
-    Returns the data paths removed."""
-    d = directory or cache_dir()
+# the files splitpoker writes into the cache folder (anything else there is not ours and is never deleted)
+_ENTRY_META = re.compile(r"^.+-[0-9a-f]{16}\.json$")  # <name>-<key digest>.json (entry_paths)
+_ENTRY_TEMP = re.compile(r"^\..+-[0-9a-f]{16}\.[^.]+\.(npy|json)\.tmp$")  # save()'s mkstemp names
+
+
+def _our_metadata(meta_path: Path) -> tuple[bool, Any]:
+    """Whether ``meta_path`` is the metadata of one of our entries, and its key (``None`` if it
+    cannot be read): our file name, and our fields (``key``, ``sha256``) or, for a damaged one,
+    our data file beside it."""
+    if not _ENTRY_META.match(meta_path.name):
+        return False, None
+    try:
+        meta = json.loads(meta_path.read_text())
+    except (OSError, ValueError):
+        meta = None
+    if isinstance(meta, dict) and "key" in meta and "sha256" in meta:
+        return True, meta["key"]
+    return meta_path.with_suffix(".npy").is_file(), None
+
+
+def _remove_entry(meta_path: Path) -> list[str]:
+    """Delete an entry's files; the paths actually deleted."""
     removed = []
-    if not d.is_dir():
-        return removed
-    for meta_path in d.glob(f"{prefix}*.json"):
+    for p in (meta_path.with_suffix(".npy"), meta_path):
         try:
-            key = json.loads(meta_path.read_text()).get("key", {})
-            stale = not keep(key)
-        except (OSError, json.JSONDecodeError, AttributeError):
-            stale = True
-        if stale:
-            data_path = meta_path.with_suffix(".npy")
-            for p in (data_path, meta_path):
-                try:
-                    p.unlink()
-                except FileNotFoundError:
-                    pass
-            removed.append(data_path)
-            if log is not None:
-                log(f"removed stale cache entry {data_path}")
+            p.unlink()
+        except FileNotFoundError:
+            continue
+        removed.append(str(p))
     return removed
 
 
+def _prune(prefix: str, keep: Callable[[dict[str, Any]], bool], d: Path) -> list[tuple[Path, list[str]]]:
+    """Delete our stale entries named ``prefix*``: ``(data path, files deleted)`` per entry."""
+    out = []
+    if not d.is_dir():
+        return out
+    for meta_path in sorted(d.glob(f"{prefix}*.json")):
+        ours, key = _our_metadata(meta_path)
+        if not ours:
+            continue
+        try:
+            stale = not isinstance(key, dict) or not keep(key)
+        except (AttributeError, TypeError):
+            stale = True
+        if stale:
+            out.append((meta_path.with_suffix(".npy"), _remove_entry(meta_path)))
+    return out
+
+
+def prune(prefix: str, keep: Callable[[dict[str, Any]], bool], directory: Path | None = None,
+          log: Callable[[str], None] | None = None) -> list[Path]:
+    """Delete our entries named ``prefix*`` whose key ``keep`` rejects (e.g. tables built from
+    older rules sources, which would never be loaded again). Damaged metadata of an entry counts as
+    stale; files that are not our entries are left alone. Returns the data paths removed."""
+    removed = _prune(prefix, keep, directory or cache_dir())
+    if log is not None:
+        for data_path, _ in removed:
+            log(f"removed stale cache entry {data_path}")
+    return [data_path for data_path, _ in removed]
+
+
 def entries(directory: Path | None = None) -> list[dict[str, Any]]:
-    """Every entry in the cache directory: name, data path, bytes, key (``None`` if unreadable)."""
+    """Every entry of ours in the cache directory: name, data path, bytes, key (``None`` if
+    unreadable). Other files in the folder are not entries."""
     d = directory or cache_dir()
     out = []
     if not d.is_dir():
         return out
     for meta_path in sorted(d.glob("*.json")):
+        ours, key = _our_metadata(meta_path)
+        if not ours:
+            continue
         data_path = meta_path.with_suffix(".npy")
-        try:
-            key = json.loads(meta_path.read_text()).get("key")
-        except (OSError, json.JSONDecodeError, AttributeError):
-            key = None
         size = data_path.stat().st_size if data_path.exists() else 0
         out.append({"name": meta_path.stem, "path": str(data_path), "bytes": size + meta_path.stat().st_size,
                     "key": key})
@@ -233,7 +268,8 @@ def _dir_bytes(path: Path) -> int:
 
 
 def _leftover_temp_files(d: Path) -> list[Path]:
-    return [p for p in d.glob(".*.tmp") if p.is_file()] if d.is_dir() else []
+    """Temporary files of a :func:`save` that was killed (named by its ``mkstemp``)."""
+    return sorted(p for p in d.glob(".*.tmp") if _ENTRY_TEMP.match(p.name) and p.is_file()) if d.is_dir() else []
 
 
 def prune_stale(directory: Path | None = None, log: Callable[[str], None] | None = None) -> dict[str, Any]:
@@ -244,8 +280,11 @@ def prune_stale(directory: Path | None = None, log: Callable[[str], None] | None
     from splitpoker.envs.rules.numba_cache import prune_numba_dirs
 
     d = directory or cache_dir()
-    removed = [str(p) for p in prune("", lambda k: k.get("rules_source", RULES_SOURCE_DIGEST) == RULES_SOURCE_DIGEST,
-                                     d, log=log)]
+    removed = []
+    for data_path, files in _prune("", lambda k: k.get("rules_source", RULES_SOURCE_DIGEST) == RULES_SOURCE_DIGEST, d):
+        removed += files
+        if log is not None:
+            log(f"removed stale cache entry {data_path}")
     for p in _leftover_temp_files(d):
         p.unlink(missing_ok=True)
         removed.append(str(p))
@@ -266,10 +305,7 @@ def clear(directory: Path | None = None) -> dict[str, Any]:
     d = directory or cache_dir()
     removed = []
     for e in entries(d):
-        for p in (Path(e["path"]), Path(e["path"]).with_suffix(".json")):
-            if p.exists():
-                p.unlink()
-        removed.append(e["path"])
+        removed += _remove_entry(Path(e["path"]).with_suffix(".json"))
     for p in _leftover_temp_files(d):
         p.unlink(missing_ok=True)
         removed.append(str(p))

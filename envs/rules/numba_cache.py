@@ -14,20 +14,27 @@ numba's usual rules):
 
 1. the cache root's ``numba/<digest>`` when it is usable (checked without writing anything:
    the path or its nearest existing parent must be a writable directory);
-2. else ``<temp dir>/splitpoker-<uid>/numba/<digest>``, with a warning naming the unusable path;
+2. else ``<temp dir>/splitpoker-<uid>/numba/<digest>``, with a warning naming the unusable path.
+   That name is predictable in a world-writable folder, and numba unpickles the index files it
+   finds in its cache: so the folder is used only if it is this user's own and no one else can
+   write it (:func:`private_root`: made with mode 0700 when missing, an existing one of ours
+   tightened to 0700; a symbolic link, another owner or a folder others can write is refused);
 3. else nowhere: on-disk caching of compiled kernels is disabled for the process (a warning says
    so; kernels are compiled again in every process).
 
 Importing creates nothing: the directory is made when the first compiled kernel is saved, and
 that is also when old digest directories are pruned (:func:`prune_numba_dirs`: the current one
 and the two most recently used others stay, as other checkouts or versions may still use them).
-``python -m splitpoker.envs.rules.cache --prune`` does the same on demand.
+``python -m splitpoker.envs.rules.cache --prune`` does the same on demand. (One exception: when
+the temporary fallback is chosen, its private root is made at import, so that no one else can
+make it first.)
 """
 
 from __future__ import annotations
 
 import os
 import shutil
+import stat
 import tempfile
 import warnings
 from pathlib import Path
@@ -71,6 +78,43 @@ def fallback_root() -> Path:
     """The per-user temporary cache root used when the configured one is unusable."""
     uid = os.getuid() if hasattr(os, "getuid") else os.environ.get("USERNAME", "user")
     return Path(tempfile.gettempdir()) / f"splitpoker-{uid}"
+
+
+def private_root(path: Path) -> str | None:
+    """Make ``path`` a folder only this user can use, or say why it cannot be (``None``: it is
+    one now). Missing: created with mode 0700 (atomically: ``mkdir`` fails if someone else made it
+    first, and then it is checked). Existing: it must be a real directory (not a symbolic link)
+    owned by this user that neither group nor others can write (else what is inside may have
+    been planted); its group and other bits are then cleared. Where there are no user ids
+    (Windows, whose temp folder is per user) nothing is checked."""
+    p = Path(path)
+    if not hasattr(os, "getuid"):  # pragma: no cover - Windows
+        return None
+    try:
+        os.mkdir(p, 0o700)
+    except FileExistsError:
+        pass
+    except OSError as e:
+        return f"{p} cannot be created ({e.strerror or e})"
+    try:
+        st = os.lstat(p)
+    except OSError as e:
+        return f"{p} cannot be inspected ({e.strerror or e})"
+    if stat.S_ISLNK(st.st_mode):
+        return f"{p} is a symbolic link"
+    if not stat.S_ISDIR(st.st_mode):
+        return f"{p} exists and is not a directory"
+    if st.st_uid != os.getuid():
+        return f"{p} is owned by uid {st.st_uid}, not this user ({os.getuid()})"
+    mode = stat.S_IMODE(st.st_mode)
+    if mode & 0o022:
+        return f"{p} is writable by other users (mode {oct(mode)}): what is inside may not be ours; remove it"
+    if mode & 0o077:
+        try:
+            os.chmod(p, mode & 0o700)
+        except OSError as e:
+            return f"{p} cannot be made private ({e.strerror or e})"
+    return None
 
 
 def prune_numba_dirs(current: Path, keep_others: int = KEEP_OTHERS) -> list[Path]:
@@ -155,7 +199,7 @@ def configure(root: Path, package: Path) -> Path | None:
     chosen: Path | None = wanted
     if problem is not None:
         chosen = fallback_root() / "numba" / digest
-        problem2 = directory_problem(chosen)
+        problem2 = directory_problem(chosen) or private_root(fallback_root())
         if problem2 is None:
             warnings.warn(f"numba cache directory {wanted} is unusable ({problem}); compiled kernels are cached "
                           f"in {chosen} instead. Set SPLITPOKER_CACHE_DIR to a writable directory.", stacklevel=3)

@@ -56,7 +56,8 @@ def columns(game: Game) -> list[tuple[str, str]]:
 def check_max_pool_card(k: int) -> int:
     """``k`` if it is a valid dealer-pool bound (14..52, or 53 for the full game), else ValueError."""
     if not is_integer(k) or not MIN_POOL <= k <= FULL_POOL:
-        raise ValueError(f"--max-pool-card {k}: expected 14..52 (the dealer needs 7 unseen cards below K)")
+        raise ValueError(f"max_pool_card {k!r}: expected an integer {MIN_POOL}..{FULL_POOL - 1} (the dealer needs 7 "
+                         f"unseen cards below K) or {FULL_POOL} (the full game)")
     return int(k)
 
 

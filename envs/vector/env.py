@@ -1,4 +1,8 @@
-"""Native batched environments: N games of one splitpoker id stepped by one numba call.
+"""Native batched environments: N games of one splitpoker one-round id stepped by one numba call.
+
+The four one-round ids (``AsiaPoker-v0``, ``AsiaPokerSetting-v0``, ``PaiGowPoker-v0``,
+``PaiGowPokerSetting-v0``: ``VECTOR_ENTRY_POINTS`` in envs/registration.py) have one; the table and
+session ids do not (``gym.make_vec`` in ``"sync"``/``"async"`` mode vectorises them).
 
 ``gym.make_vec("splitpoker/AsiaPokerSetting-v0", num_envs=256, vectorization_mode="vector_entry_point")``
 (or ``AsiaPokerVectorEnv(256, ...)`` directly) gives a :class:`gymnasium.vector.VectorEnv` whose

@@ -12,11 +12,17 @@ Conventions (one place, so every script behaves alike):
 * **Output files** (``--out``, ``--plot``): the folder must already exist and be writable (it is
   not created: a typo in a folder name is refused rather than silently made), checked before the
   work; JSON is written atomically (temporary file in the same folder, then rename).
+* **Output folders** (a run's, a study's, a solved store: ``--out DIR``): an existing folder is
+  reused (that is how a run resumes); a new one is made inside an existing, writable folder, one
+  level only (:func:`check_output_dir`); a file is refused. A script's *default* folder
+  (``runs/...``) is made with its parents.
 * **JSON is strict**: ``NaN``/``inf`` become ``null`` (``allow_nan=False``), numpy scalars plain
   numbers.
 * **Ctrl-C** exits 130 with one line on stderr, keeping partial results where they make sense;
   long numba work runs in chunks so Python checks for the interrupt between chunks (< 1 s).
+  **SIGTERM** does the same and exits 143 (128 + the signal number, as a shell reports it).
   :func:`install_startup_interrupt` covers the seconds of imports before ``main`` runs.
+  docs/cli.md states the whole contract.
 """
 
 from __future__ import annotations
@@ -35,27 +41,40 @@ from typing import Any
 from splitpoker.agents.output import dumps, jsonable, write_json, write_text_atomic  # noqa: F401  (re-exported)
 
 MAX_SEED = 2**63 - 1
-EXIT_INTERRUPTED = 130
 
 
 class CliError(ValueError):
     """A bad command-line value: ``main`` prints ``error: <message>`` and exits 2."""
 
 
+INTERRUPT_SIGNALS = (signal.SIGINT, signal.SIGTERM)  # Ctrl-C, and a polite kill (a scheduler, `kill`, `timeout`)
+
+
+def exit_code(signum: int = signal.SIGINT) -> int:
+    """The exit code of a run stopped by ``signum``: 128 + the signal number, as a shell reports a
+    killed process (130 for SIGINT, 143 for SIGTERM)."""
+    return 128 + int(signum)
+
+
+def _name(signum: int) -> str:
+    return "" if signum == signal.SIGINT else f" ({signal.Signals(signum).name})"
+
+
 def _interrupted_during_startup(signum, frame):  # pragma: no cover - exercised in subprocess tests
-    sys.stderr.write("interrupted (while starting up; nothing was done)\n")
+    sys.stderr.write(f"interrupted{_name(signum)} (while starting up; nothing was done)\n")
     sys.stderr.flush()
-    os._exit(EXIT_INTERRUPTED)
+    os._exit(exit_code(signum))
 
 
 def install_startup_interrupt() -> None:
-    """Call first thing in a script run as a program: a Ctrl-C during the imports (numba loads
-    its kernels for a few seconds) exits 130 with one line instead of a traceback.
-    :func:`handle_interrupts` restores Python's ``KeyboardInterrupt`` once ``main`` runs."""
-    signal.signal(signal.SIGINT, _interrupted_during_startup)
+    """Call first thing in a script run as a program: a Ctrl-C or SIGTERM during the imports
+    (numba loads its kernels for a few seconds) exits 130 / 143 with one line instead of a
+    traceback. :func:`handle_interrupts` turns both into ``KeyboardInterrupt`` once ``main`` runs."""
+    for s in INTERRUPT_SIGNALS:
+        signal.signal(s, _interrupted_during_startup)
 
 
-_sigint = {"seen": False}
+_sigint = {"seen": False, "signum": signal.SIGINT}
 
 
 def _numba_compiling() -> bool:
@@ -68,20 +87,28 @@ def _numba_compiling() -> bool:
 
 def _raise_interrupt(signum, frame):
     _sigint["seen"] = True
+    _sigint["signum"] = signum
     if _numba_compiling():
         # a KeyboardInterrupt raised inside numba's compiler surfaces in a ctypes callback as an
         # "Exception ignored" traceback and leaves numba unusable: ask again once it is done
-        threading.Timer(0.05, os.kill, (os.getpid(), signal.SIGINT)).start()
+        threading.Timer(0.05, os.kill, (os.getpid(), signum)).start()
         return
     raise KeyboardInterrupt
 
 
 def handle_interrupts() -> None:
-    """From here on Ctrl-C raises ``KeyboardInterrupt`` (caught by the script's ``main``) and is
-    remembered (see :func:`is_interrupt`). Only in a script run as a program: a caller's own
-    handler (a test runner's) is left alone."""
+    """From here on Ctrl-C and SIGTERM raise ``KeyboardInterrupt`` (caught by the script's
+    ``main``: one line, exit :func:`interrupt_exit_code`) and are remembered (see
+    :func:`is_interrupt`). Only in a script run as a program: a caller's own handler (a test
+    runner's) is left alone."""
     if signal.getsignal(signal.SIGINT) is _interrupted_during_startup:
-        signal.signal(signal.SIGINT, _raise_interrupt)
+        for s in INTERRUPT_SIGNALS:
+            signal.signal(s, _raise_interrupt)
+
+
+def interrupt_exit_code() -> int:
+    """130 after a Ctrl-C (or a ``KeyboardInterrupt`` raised by hand), 143 after a SIGTERM."""
+    return exit_code(_sigint["signum"])
 
 
 def is_interrupt(exc: BaseException) -> bool:
@@ -92,15 +119,15 @@ def is_interrupt(exc: BaseException) -> bool:
 
 
 def interrupted(what: str = "") -> int:
-    """Print the one-line interrupt message and return the exit code 130."""
-    print(f"interrupted{': ' + what if what else ''}", file=sys.stderr)
-    return EXIT_INTERRUPTED
+    """Print the one-line interrupt message and return the exit code (130 Ctrl-C, 143 SIGTERM)."""
+    print(f"interrupted{_name(_sigint['signum'])}{': ' + what if what else ''}", file=sys.stderr)
+    return interrupt_exit_code()
 
 
 def run_interruptible(run, args, on_interrupt: str = "") -> int:
     """``run(args)`` with Ctrl-C handled (see :func:`handle_interrupts`): an interrupt, or an
-    error it caused inside numba, prints ``interrupted: <on_interrupt>`` and returns 130; any
-    other exception propagates."""
+    error it caused inside numba, prints ``interrupted: <on_interrupt>`` and returns 130 (143
+    after a SIGTERM); any other exception propagates."""
     handle_interrupts()
     try:
         return run(args)
@@ -234,34 +261,42 @@ def check_output(flag: str, path: str | os.PathLike, suffixes: tuple[str, ...] |
     if not folder.is_dir():
         what = "is not a directory" if folder.exists() else "does not exist"
         raise CliError(f"{flag} {path}: the folder {folder} {what} (create it first)")
-    try:  # the only sure test (permissions, read-only mounts, quotas): create and drop a file there
-        with tempfile.NamedTemporaryFile(dir=folder, prefix=f".{p.name}.", suffix=".probe"):
-            pass
-    except OSError as e:
-        raise CliError(f"{flag} {path}: cannot write in the folder {folder} ({e.strerror or e})") from None
+    _probe(flag, path, folder)
     return p
 
 
-def check_output_dir(flag: str, path: str | os.PathLike) -> Path:
-    """Refuse, before any work, an output folder that could not be written: an existing file, a
-    folder whose parent does not exist (a typo is refused, not made), an unwritable folder.
-    The folder itself is created only once the work is done (:func:`make_output_dir`)."""
-    p = Path(path)
-    if p.exists() and not p.is_dir():
-        raise CliError(f"{flag} {path}: is a file, expected a folder (existing, or new in an existing folder)")
-    folder = p if p.is_dir() else p.parent
-    if not folder.is_dir():
-        raise CliError(f"{flag} {path}: the folder {folder} does not exist (create it first)")
-    try:
-        with tempfile.NamedTemporaryFile(dir=folder, prefix=".probe.", suffix=".probe"):
+def _probe(flag: str, path, folder: Path) -> None:
+    try:  # the only sure test (permissions, read-only mounts, quotas): create and drop a file there
+        with tempfile.NamedTemporaryFile(dir=folder, prefix=".splitpoker.", suffix=".probe"):
             pass
     except OSError as e:
         raise CliError(f"{flag} {path}: cannot write in the folder {folder} ({e.strerror or e})") from None
+
+
+def check_output_dir(flag: str, path: str | os.PathLike, default: bool = False) -> Path:
+    """Refuse, before any work, an output folder that could not be used: a file, a folder this
+    process cannot write, or (unless ``default``: the script's own default path, made with its
+    parents) a new folder whose parent does not exist. Raises :class:`CliError`; creates nothing."""
+    p = Path(path)
+    if p.exists() and not p.is_dir():
+        raise CliError(f"{flag} {path}: is a file, expected a folder")
+    if p.is_dir():
+        _probe(flag, path, p)
+        return p
+    folder = p.parent
+    if default:  # the nearest existing parent must be a writable folder
+        while not folder.exists() and folder.parent != folder:
+            folder = folder.parent
+    if not folder.is_dir():
+        what = "is not a directory" if folder.exists() else "does not exist"
+        raise CliError(f"{flag} {path}: the folder {folder} {what} (create it first)")
+    _probe(flag, path, folder)
     return p
 
 
 def make_output_dir(path: str | os.PathLike) -> Path:
-    """The output folder checked by :func:`check_output_dir`, created if it is new."""
+    """The output folder checked by :func:`check_output_dir`, created (alone, not its parents) once
+    the work is done."""
     p = Path(path)
     p.mkdir(exist_ok=True)
     return p
@@ -274,6 +309,17 @@ def refuse_output(flag: str, path: str | os.PathLike | None, suffixes: tuple[str
         return 0
     try:
         check_output(flag, path, suffixes)
+    except CliError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    return 0
+
+
+def refuse_output_dir(flag: str, path: str | os.PathLike, default: bool = False) -> int:
+    """:func:`check_output_dir` for a script's ``main``: 0 when usable, else print ``error: ...``
+    and return the exit code 2."""
+    try:
+        check_output_dir(flag, path, default)
     except CliError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
