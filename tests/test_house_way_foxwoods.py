@@ -11,8 +11,10 @@ exhaustive proof over all 154,143,080 hands with the per-rule counts.
 from __future__ import annotations
 
 from collections import Counter
+from itertools import combinations
 from pathlib import Path
 
+import numba
 import numpy as np
 import pytest
 
@@ -321,6 +323,25 @@ def test_the_option_is_registered_and_differs_only_where_D13_speaks():
         counts = Counter(12 if c == JOKER else c >> 2 for c in hands[k])
         top, n = counts.most_common(1)[0]
         assert n == 4 and top >= 9 and sorted(counts.values())[-2] >= 2
+
+
+def test_changed_hands_counts_what_a_reading_moves():
+    from splitpoker.envs.rules.enumeration import top_two_tasks
+    from splitpoker.envs.rules.house_ways.paigow_foxwoods_readings import changed_hands_tasks
+
+    tasks = top_two_tasks(53)
+    tasks = tasks[(tasks[:, 1] == JOKER) & (tasks[:, 0] <= 20)]  # the joker and six cards of 2s-7s
+    readings = np.array([int(r) for r in Reading], dtype=np.int64)
+    counts = np.zeros((numba.config.NUMBA_NUM_THREADS, len(readings)), dtype=np.int64)
+    changed_hands_tasks(tasks, GAME.back_rank, GAME.back_to_two, readings, counts)
+    expected = np.zeros(len(readings), dtype=np.int64)
+    for c5, c6 in tasks:  # brute force over the same hands
+        for rest in combinations(range(c5), 5):
+            h = np.array([*rest, c5, c6], dtype=np.int64)
+            s0 = house_way_foxwoods(h, GAME.back_rank, GAME.back_to_two)
+            expected += [house_way_foxwoods(h, GAME.back_rank, GAME.back_to_two, r) != s0 for r in readings]
+    assert counts.sum(axis=0).tolist() == expected.tolist()
+    assert expected.sum() > 0
 
 
 # ----------------------------------------------------------------------------------------------

@@ -4,10 +4,13 @@ way against house way on the *same* deals, so the difference is measured paired.
 
 Both the player and the dealer set their hands by the way under test, as in
 ``scripts/simulate.py``; the deals are those of :func:`splitpoker.envs.rules.house_ways.batch.house_way_round`
-(same seed, same rounds). Example (the figures of docs/house_ways.md, paigow-foxwoods)::
+(same seed, same rounds). :func:`changed_hands` counts, over all C(53, 7) hands, those a
+reading sets differently. Examples (the figures of docs/house_ways.md, paigow-foxwoods)::
 
     python -c "from splitpoker.envs.rules.house_ways.paigow_foxwoods_readings import compare_all; \\
                import json; print(json.dumps(compare_all(20_000_000, seed=1), indent=1))"
+    python -c "from splitpoker.envs.rules.house_ways.paigow_foxwoods_readings import changed_hands; \\
+               print(changed_hands())"
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ import numba
 import numpy as np
 from numba import njit, prange
 
+from splitpoker.envs.rules.enumeration import for_each_hand, run_in_batches, top_two_tasks
 from splitpoker.envs.rules.games.outcome import main_outcome
 from splitpoker.envs.rules.games.paigow import PaiGowPoker, paigow_setting_ranks
 from splitpoker.envs.rules.house_ways.paigow_foxwoods import (
@@ -104,4 +108,33 @@ def compare_all(n_rounds: int, seed: int = 1, rules=None) -> list[dict]:
     return [compare(int(r), n_rounds, seed, rules=rules) for r in ALL_READINGS]
 
 
-__all__ = ["compare", "compare_all", "compare_rounds"]
+@njit(cache=True)  # a visitor: never inline="always" (see splitpoker.envs.rules.enumeration)
+def _count_changed(hand, index, args):
+    back_rank, back_to_two, readings, counts, t = args
+    decided = house_way_foxwoods(hand, back_rank, back_to_two, 0)
+    for k in range(readings.shape[0]):
+        if house_way_foxwoods(hand, back_rank, back_to_two, readings[k]) != decided:
+            counts[t, k] += 1
+
+
+@njit(cache=True, parallel=True)
+def changed_hands_tasks(tasks, back_rank, back_to_two, readings, counts):
+    """``counts[thread, k]`` += the hands of ``tasks`` that ``readings[k]`` sets differently from
+    the way as decided."""
+    for i in prange(tasks.shape[0]):
+        args = (back_rank, back_to_two, readings, counts, numba.get_thread_id())
+        for_each_hand(tasks[i, 0], tasks[i, 1], _count_changed, args)
+
+
+def changed_hands(readings=ALL_READINGS, rules=None, progress=None) -> dict:
+    """Over all 154,143,080 hands: how many each reading sets differently from the way as decided
+    (a setting with other cards in front)."""
+    readings = np.array([int(r) for r in readings], dtype=np.int64)
+    game = PaiGowPoker(rules)
+    counts = np.zeros((numba.config.NUMBA_NUM_THREADS, len(readings)), dtype=np.int64)
+    run_in_batches(top_two_tasks(53), lambda batch: changed_hands_tasks(batch, game.back_rank, game.back_to_two,
+                                                                         readings, counts), progress)
+    return {Reading(int(r)).name: int(n) for r, n in zip(readings, counts.sum(axis=0), strict=True)}
+
+
+__all__ = ["changed_hands", "changed_hands_tasks", "compare", "compare_all", "compare_rounds"]
