@@ -85,7 +85,7 @@ class SettingFeatures:
         rows = out.reshape(ranks.shape[0], self.width)
         rows[:, :BIG_WIDTH] = self._big[ranks[:, 0]]
         rows[:, BIG_WIDTH:BIG_WIDTH + TWO_WIDTH] = self._two[ranks[:, 1]]
-        if self.game == "asia":
+        if ranks.shape[-1] == 3:  # a one-card hand (Asia's low)
             rows[:, BIG_WIDTH + TWO_WIDTH] = ranks[:, 2] / 12.0
         rows[:, -1] = fouled
 
@@ -98,7 +98,7 @@ class SettingFeatures:
         rows = np.empty((n, s, self.width), dtype=np.float32)
         rows[:, :, :BIG_WIDTH] = self._big[ranks[:, :, 0]]
         rows[:, :, BIG_WIDTH:BIG_WIDTH + TWO_WIDTH] = self._two[ranks[:, :, 1]]
-        if self.game == "asia":
+        if ranks.shape[-1] == 3:  # a one-card hand (Asia's low)
             rows[:, :, BIG_WIDTH + TWO_WIDTH] = ranks[:, :, 2] / 12.0
         rows[:, :, -1] = fouled
         rows[~np.asarray(show, dtype=bool)] = 0.0

@@ -13,8 +13,8 @@ import functools
 import importlib
 
 SCRIPTS = ("analyze", "bench_scorer_speed", "bench_warm_start", "benchmark", "benchmark_rl", "bonus_table", "cache", "check_house_way",
-           "demo", "evaluate", "evaluate_sessions", "session_dp", "simulate", "simulate_table", "solve_all",
-           "solve_sample", "train", "tune")
+           "demo", "evaluate", "evaluate_sessions", "report", "session_dp", "simulate", "simulate_table", "solve_all",
+           "solve_sample", "strategy_card", "train", "tune")
 
 
 def command(script: str) -> str:

@@ -50,7 +50,7 @@ COMMON = [
     ("chip", 0, "chip=0: expected a finite number > 0"),
     ("chip", -1, "chip=-1: expected a finite number > 0"),
     ("chip", "5", "chip='5' (str): expected a finite number > 0"),
-    ("colour", "red", "unknown"),
+    ("colour", "red", "got an unexpected keyword argument 'colour'"),
 ]
 
 ASIA_ONLY = [

@@ -66,7 +66,7 @@ def test_paigow_rows_and_bet_phase_zeros():
     assert np.all(rows[:, :11].sum(axis=1) == 1)  # one back category each
     assert np.array_equal(rows[:, 17] == 1, u.fouled)
     # the observe_settings block is still where it was
-    assert np.allclose(obs[202:244].reshape(21, 2)[:, 0], u.ranks[:, 0] / (u._table.n_classes - 1))
+    assert np.allclose(obs[202:244].reshape(21, 2)[:, 0], u.ranks[:, 0] / (u.game.table.n_classes - 1))
     with pytest.raises(ValueError, match="setting_features"):
         gym.make("splitpoker/PaiGowPoker-v0", setting_features="yes")
 

@@ -86,7 +86,7 @@ def test_batched_dataset_equals_one_by_one(setup, tmp_path):
     assert np.allclose(values[np.arange(len(actions)), actions], np.nanmax(values, axis=1))
     u = env.unwrapped
     for i in (0, 77):  # against the table's own evaluation of the hand
-        from splitpoker.envs.observation import cards_from_observation
+        from splitpoker.envs.rules.play.observation import cards_from_observation
 
         ev = table.evaluate(cards_from_observation(obs[i])).ev
         legal = masks[i, u.setting_offset:u.setting_offset + u.n_settings]

@@ -43,7 +43,7 @@ from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 from stable_baselines3.common.policies import ActorCriticPolicy
 from torch import nn
 
-from splitpoker.envs.observation import OBS_SIZE
+from splitpoker.envs.rules.play.observation import OBS_SIZE
 
 ACTIVATIONS = {"relu": nn.ReLU, "tanh": nn.Tanh, "elu": nn.ELU}
 LAYOUT_KEYS = ("n_settings", "setting_offset", "features_start", "n_features")

@@ -4,7 +4,7 @@ MaskablePPO training speed with the native vector env against SB3's DummyVecEnv.
 Every contender steps N environments with random *legal* actions (masks read the way each one
 offers them: ``info["action_mask"]`` for the Gymnasium vector envs, ``env_method("action_masks")``
 for SB3's VecEnvs, as MaskablePPO does; the random choice itself is one numba call,
-:func:`splitpoker.envs.vector.kernels.sample_legal`, the same for all), resets included. Steps/s counts
+:func:`splitpoker.envs.vector.sampling.sample_legal`, the same for all), resets included. Steps/s counts
 environment steps: N per ``step`` call. The measurements are interleaved over ``--repeats``
 rounds and the median is reported, so machine noise hits every contender alike; compare ratios
 within one run.
@@ -74,7 +74,7 @@ def _gym_sync(env_id, n):
     def make():
         import gymnasium as gym
 
-        from splitpoker.envs.vector.kernels import sample_legal
+        from splitpoker.envs.vector.sampling import sample_legal
 
         env = gym.make_vec(env_id, num_envs=n, vectorization_mode="sync")
         _, info = env.reset(seed=0)
@@ -97,7 +97,7 @@ def _sb3(env_id, n, subproc):
         from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
 
         from splitpoker.agents.training.run import EnvFactory
-        from splitpoker.envs.vector.kernels import sample_legal
+        from splitpoker.envs.vector.sampling import sample_legal
 
         env = make_vec_env(EnvFactory(env_id, {}), n_envs=n, seed=0, vec_env_cls=SubprocVecEnv if subproc else DummyVecEnv)
         env.reset()

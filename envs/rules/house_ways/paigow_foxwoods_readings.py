@@ -21,9 +21,12 @@ import numba
 import numpy as np
 from numba import njit, prange
 
+from splitpoker.envs.rules.checks import check_int
 from splitpoker.envs.rules.enumeration import for_each_hand, run_in_batches, top_two_tasks
 from splitpoker.envs.rules.games.outcome import main_outcome
 from splitpoker.envs.rules.games.paigow import PaiGowPoker, paigow_setting_ranks
+from splitpoker.envs.rules.games.spec import PAIGOW_ID
+from splitpoker.envs.rules.house_ways.check import Z95
 from splitpoker.envs.rules.house_ways.paigow_foxwoods import (
     ALL_READINGS,
     Reading,
@@ -43,7 +46,7 @@ def _round_result(hand_p, hand_d, readings, back_rank, back_to_two, commission):
     sd = house_way_foxwoods(hand_d, back_rank, back_to_two, readings)
     pb, pf = paigow_setting_ranks(hand_p, sp, back_rank)
     db, df = paigow_setting_ranks(hand_d, sd, back_rank)
-    return main_outcome(True, pb, pf, 0, db, df, 0, back_to_two, commission)[2], sp
+    return main_outcome(PAIGOW_ID, pb, pf, 0, db, df, 0, back_to_two, commission)[2], sp
 
 
 @njit(cache=True, parallel=True)
@@ -75,8 +78,7 @@ def compare(readings: int, n_rounds: int, seed: int = 1, chunk: int = 2_000_000,
     """The way as decided against ``readings`` over ``n_rounds`` rounds: house edges, push rates,
     the change of the house edge (alternative minus decided) with its paired 95% CI, and the share
     of player hands set differently."""
-    if isinstance(n_rounds, bool) or not isinstance(n_rounds, (int, np.integer)) or n_rounds < 2:
-        raise ValueError(f"n_rounds={n_rounds!r}: expected an integer >= 2")
+    n_rounds = check_int("n_rounds", n_rounds, 2, 2**62)
     if int(readings) & ~sum(int(r) for r in ALL_READINGS) or int(readings) <= 0:
         raise ValueError(f"readings={readings!r}: expected a non-empty combination of {[r.name for r in Reading]}")
     game = PaiGowPoker(rules)
@@ -91,7 +93,7 @@ def compare(readings: int, n_rounds: int, seed: int = 1, chunk: int = 2_000_000,
     n = float(n_rounds)
     mean_d = tot[_DIFF] / n
     var_d = max(tot[_DIFF2] / n - mean_d * mean_d, 0.0) * n / (n - 1)
-    half = 1.959963984540054 * math.sqrt(var_d / n)
+    half = Z95 * math.sqrt(var_d / n)
     # the house edge is minus the player's mean result: its change is minus the mean difference
     return {
         "reading": Reading(int(readings)).name, "readings": int(readings), "rounds": int(n_rounds), "seed": int(seed),

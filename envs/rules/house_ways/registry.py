@@ -30,6 +30,7 @@ import numpy as np
 from numba import njit
 
 from splitpoker.envs.rules.games.paigow import N_PAIGOW_SETTINGS
+from splitpoker.envs.rules.games.spec import get_spec
 from splitpoker.envs.rules.house_ways import asia_000, asia_borgata, paigow_foxwoods, paigow_igw
 
 
@@ -112,9 +113,9 @@ PAIGOW_FOXWOODS_ID = HouseWayStyle.PAIGOW_FOXWOODS.style_id
 PAIGOW_FOXWOODS_SPLIT_QUADS_ID = HouseWayStyle.PAIGOW_FOXWOODS_SPLIT_QUADS.style_id
 #: every style's public name, in id order
 STYLES = tuple(style.value for style, *_ in _REGISTRY)
-#: per style id: does it set Pai Gow hands (the batch kernels' game flag of a style)
-STYLE_IS_PAIGOW = np.array([game == "paigow" for _, game, *_ in _REGISTRY], dtype=np.bool_)
-STYLE_IS_PAIGOW.setflags(write=False)
+#: per style id: the numba game id of the game it sets hands of (``GameSpec.game_id``)
+STYLE_GAME_ID = np.array([get_spec(game).game_id for _, game, *_ in _REGISTRY], dtype=np.int64)
+STYLE_GAME_ID.setflags(write=False)
 
 
 def styles_of(game: str) -> list[str]:

@@ -150,6 +150,3 @@ def paigow_back_table(rules: PaiGowRules | None = None) -> HandTable:
     rules = rules or PaiGowRules()
     return _paigow_table(rules.wheel_high)
 
-
-def asia_order(rules: AsiaRules) -> np.ndarray:
-    return ASIA_ORDER_FLUSH_OVER_STRAIGHT if rules.flush_beats_straight else ASIA_ORDER_STRAIGHT_OVER_FLUSH
