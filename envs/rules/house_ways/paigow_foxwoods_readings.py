@@ -8,7 +8,7 @@ Both the player and the dealer set their hands by the way under test, as in
 reading sets differently. Examples (the figures of docs/house_ways.md, paigow-foxwoods)::
 
     python -c "from splitpoker.envs.rules.house_ways.paigow_foxwoods_readings import compare_all; \\
-               import json; print(json.dumps(compare_all(20_000_000, seed=1), indent=1))"
+               import json; print(json.dumps(compare_all(2_000_000, seed=23), indent=1))"
     python -c "from splitpoker.envs.rules.house_ways.paigow_foxwoods_readings import changed_hands; \\
                print(changed_hands())"
 """
