@@ -149,10 +149,11 @@ def run(args) -> int:
     except (ValueError, TypeError, StoreError, cli.CliError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
+    from tqdm import tqdm
+
     from splitpoker.agents.evaluation.labels import FULL_POOL, load_labels
     from splitpoker.agents.evaluation.play import play_settings
     from splitpoker.agents.evaluation.report import build_report, plot_breakdown, report_markdown
-    from tqdm import tqdm
 
     seconds = {"checks": time.perf_counter() - t0}
     t = time.perf_counter()

@@ -108,6 +108,8 @@ def run(args) -> int:
     except (ValueError, TypeError, StoreError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
+    from tqdm import tqdm
+
     from splitpoker.agents.evaluation.labels import FULL_POOL, load_labels
     from splitpoker.agents.evaluation.strategy_card import (
         card_data,
@@ -116,7 +118,6 @@ def run(args) -> int:
         plot_curve,
         regret_curve,
     )
-    from tqdm import tqdm
 
     t0 = time.perf_counter()
     labeller = "small-pool" if args.max_pool_card else "exact"

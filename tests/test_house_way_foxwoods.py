@@ -19,8 +19,7 @@ import numpy as np
 import pytest
 
 from splitpoker.envs.rules.cards import JOKER, parse_cards
-from splitpoker.envs.rules.games.game import Game
-from splitpoker.envs.rules.games.options import PaiGowRules
+from splitpoker.envs.rules.game import Game
 from splitpoker.envs.rules.games.paigow import FRONT_POS, PaiGowPoker
 from splitpoker.envs.rules.house_ways import paigow_foxwoods as fx
 from splitpoker.envs.rules.house_ways.batch import (
@@ -39,6 +38,7 @@ from splitpoker.envs.rules.house_ways.paigow_foxwoods import (
     house_way_foxwoods_with_rule,
 )
 from splitpoker.envs.rules.house_ways.registry import STYLES, HouseWayStyle, styles_of
+from splitpoker.envs.rules.options import PaiGowRules
 from splitpoker.envs.rules.ranking.categories import HandCategory
 from splitpoker.envs.rules.ranking.hand_eval import two_card_value
 

@@ -30,7 +30,7 @@ from splitpoker.agents.benchmark.config import BenchmarkConfig, ConfigError
 from splitpoker.agents.exact import strategy as es
 from splitpoker.agents.policies.strategy_table import StrategyTable
 from splitpoker.envs.rules.cards import hand_array
-from splitpoker.envs.rules.games.game import Game
+from splitpoker.envs.rules.game import Game
 from splitpoker.envs.rules.house_ways.check import simulate
 from splitpoker.envs.solver import classes as hc
 from splitpoker.envs.solver.dealer_table import build_dealer_table

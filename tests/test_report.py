@@ -15,12 +15,13 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+
 from splitpoker.agents.evaluation import hand_categories as hcat
 from splitpoker.agents.evaluation.hand_categories import Category, categorize, hand_shape
 from splitpoker.agents.evaluation.labels import HandLabels, house_way_rules, share_ci
 from splitpoker.agents.evaluation.report import build_report, report_markdown
 from splitpoker.envs.rules.cards import hand_array
-from splitpoker.envs.rules.games.game import Game
+from splitpoker.envs.rules.game import Game
 from splitpoker.envs.rules.house_ways.batch import random_hands
 from splitpoker.envs.rules.house_ways.registry import HouseWayStyle
 from splitpoker.envs.rules.ranking.categories import HandCategory

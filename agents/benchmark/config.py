@@ -42,8 +42,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from splitpoker.agents.training.algorithms import ALGOS, algo_class
 from splitpoker.agents.training.config import check_algo_values
-from splitpoker.agents.training.run import ALGOS, algo_class
 
 EXECUTORS = ("ray", "local")
 TOP_KEYS = ("name", "description", "executor", "num_cpus", "total_timesteps", "eval_every", "seeds", "eval", "envs",

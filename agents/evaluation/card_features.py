@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+
 from splitpoker.agents.evaluation.hand_categories import (
     HIGH_CARD_MIN,
     RANK_NAMES,

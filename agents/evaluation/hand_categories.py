@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from enum import IntEnum
 
 import numpy as np
+
 from splitpoker.envs.rules.cards import JOKER, Rank
 
 RANK_NAMES = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")

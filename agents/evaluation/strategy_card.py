@@ -18,6 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+
 from splitpoker.agents.evaluation.card_features import (
     FEATURES,
     describe_conjunction,

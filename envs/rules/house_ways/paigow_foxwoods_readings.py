@@ -22,6 +22,7 @@ import numpy as np
 from numba import njit, prange
 
 from splitpoker.envs.rules.checks import check_int
+from splitpoker.envs.rules.dealing import deal_round, sort7
 from splitpoker.envs.rules.enumeration import for_each_hand, run_in_batches, top_two_tasks
 from splitpoker.envs.rules.games.outcome import main_outcome
 from splitpoker.envs.rules.games.paigow import PaiGowPoker, paigow_setting_ranks
@@ -32,7 +33,6 @@ from splitpoker.envs.rules.house_ways.paigow_foxwoods import (
     Reading,
     house_way_foxwoods,
 )
-from splitpoker.envs.rules.play.dealing import deal_round, sort7
 
 # per-thread accumulator columns
 N_COLS = 9
