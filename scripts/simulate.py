@@ -3,7 +3,7 @@
 
 Deals N rounds (player 7 cards, dealer 7 cards from the same 53-card deck; a counter-based
 generator seeded by --seed, so results do not depend on the number of threads) in a numba batch
-loop and reports the win / push / loss rates, the player's edge per unit wagered with a 95%
+loop and reports the win / push / loss rates, the player's edge per unit wagered, each with a 95%
 confidence interval, and rounds per second.
 
 Examples:
@@ -63,8 +63,9 @@ def run(args) -> int:
     else:
         lo, hi = rep["player_edge_ci95"]
         print(f"{rep['game']} / {rep['style']} ({rep['rules_options']}): {rep['rounds']:,} rounds, seed {rep['seed']}")
-        print(f"player wins {100 * rep['win_rate']:.3f}%  pushes {100 * rep['push_rate']:.3f}%  "
-              f"loses {100 * rep['loss_rate']:.3f}%")
+        ci = {k: "{:.3f}..{:.3f}".format(*(100 * x for x in rep[f"{k}_rate_ci95"])) for k in ("win", "push", "loss")}
+        print(f"player wins {100 * rep['win_rate']:.3f}% ({ci['win']})  pushes {100 * rep['push_rate']:.3f}% "
+              f"({ci['push']})  loses {100 * rep['loss_rate']:.3f}% ({ci['loss']}) (95% CIs)")
         print(f"player edge {100 * rep['player_edge']:+.3f}% per unit (95% CI {100 * lo:+.3f}% .. {100 * hi:+.3f}%); "
               f"house edge {100 * rep['house_edge']:.3f}%")
         print(f"{rep['rounds_per_second']:,.0f} rounds/s ({rep['seconds']:.1f} s)")

@@ -34,6 +34,7 @@ from splitpoker.envs.rules.house_ways.registry import (
     ASIA_000_ID,
     ASIA_BORGATA_ID,
     PAIGOW_IGW_ID,
+    HouseWayStyle,
     house_way,
     house_way_into,
 )
@@ -138,9 +139,10 @@ def test_asia_setting_values_match_all_setting_ranks(rules):
     assert n_fouled > 0  # the comparison saw fouled settings
 
 
-@pytest.mark.parametrize("style_id", [ASIA_000_ID, ASIA_BORGATA_ID, PAIGOW_IGW_ID])
-def test_house_way_into_matches_house_way(style_id):
-    rank, to_two = _tables("paigow" if style_id == PAIGOW_IGW_ID else "asia")
+@pytest.mark.parametrize("style", list(HouseWayStyle), ids=lambda s: s.value)  # every registered style
+def test_house_way_into_matches_house_way(style):
+    style_id = style.style_id
+    rank, to_two = _tables(style.game)
     scratch = new_scratch(1)[0]
     hand = np.empty(7, np.int64)
     dealers = np.empty((1, 7), np.int64)

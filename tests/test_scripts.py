@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from splitpoker.envs.rules.house_ways.registry import STYLES
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -68,7 +70,7 @@ def test_simulate_small():
     assert run("simulate.py", "--game", "asia", "--rounds", "0").returncode == 2
 
 
-@pytest.mark.parametrize("style", ["asia-000", "asia-borgata", "paigow-igw"])
+@pytest.mark.parametrize("style", STYLES)  # every registered style
 def test_check_house_way_slice(style):
     out = run("check_house_way.py", "--style", style, "--json", "--max-tasks", "60")
     assert out.returncode == 0, out.stderr

@@ -16,9 +16,11 @@ import time
 import numpy as np
 
 from splitpoker.envs.rules.game import Game
+from splitpoker.envs.rules.house_ways.registry import HouseWayStyle
 from splitpoker.envs.solver.exact import ExactSolver, solve_naive
 
-STYLES = (("asia", "asia-000"), ("asia", "asia-borgata"), ("paigow", "paigow-igw"))
+#: (game, style) of every registered style, in id order (the other benchmark sections time the same)
+STYLES = tuple((style.game, style.value) for style in HouseWayStyle)
 TARGET_SECONDS_PER_HAND = 0.5  # one core, the solver's design target
 NAIVE_POOL = 25  # cards of the sub-pool the naive method is timed on: C(25, 7) = 480,700 dealer hands
 

@@ -47,9 +47,17 @@ def exhaustive_check(game, progress=None, n_batches: int = 40, max_tasks: int | 
     }
 
 
+def _rate_ci95(k: int, n: int) -> list[float]:
+    """95% normal-approximation interval of a rate ``k / n`` (binomial standard error)."""
+    r = k / n
+    half = Z95 * math.sqrt(r * (1.0 - r) / n)
+    return [r - half, r + half]
+
+
 def simulate(game, n_rounds: int, seed: int = 0, progress=None, chunk: int = 2_000_000) -> dict:
     """House way (player) vs house way (dealer) of ``game`` (a :class:`~splitpoker.envs.rules.game.Game`)
-    over ``n_rounds`` dealt rounds: win, push and loss rates, the player edge and its 95% CI."""
+    over ``n_rounds`` dealt rounds: win, push and loss rates, the player and house edges, each with
+    its 95% CI."""
     if not is_integer(n_rounds) or n_rounds < 1:
         raise ValueError(f"rounds={n_rounds!r}: expected a positive integer")
     nt = numba.config.NUMBA_NUM_THREADS
@@ -75,6 +83,9 @@ def simulate(game, n_rounds: int, seed: int = 0, progress=None, chunk: int = 2_0
         "game": game.game, "style": game.style.value, "rules_options": repr(game.rules),
         "rounds": int(n_rounds), "seed": seed,
         "win_rate": w / n_rounds, "push_rate": p / n_rounds, "loss_rate": lost / n_rounds,
+        "win_rate_ci95": _rate_ci95(w, n_rounds), "push_rate_ci95": _rate_ci95(p, n_rounds),
+        "loss_rate_ci95": _rate_ci95(lost, n_rounds),
         "player_edge": mean, "player_edge_ci95": [mean - half, mean + half], "house_edge": -mean,
+        "house_edge_ci95": [-mean - half, -mean + half],
         "seconds": seconds, "rounds_per_second": n_rounds / seconds if seconds else math.nan,
     }

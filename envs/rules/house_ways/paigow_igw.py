@@ -16,11 +16,11 @@ How a hand is read (all numba, one pass):
    of the cards could make a straight or flush, all 21 settings are evaluated once (back dense rank ``br[s]``, front value ``fr[s]``)
    and the category is the best of the 21 backs, so straights and flushes the joker completes come
    from the five-card table; otherwise the groups alone give it (about 85% of hands).
-3. A pair-type rule names the *ranks* of the two front cards; :func:`_setting_for_front_ranks`
+3. A pair-type rule names the *ranks* of the two front cards; :func:`setting_for_front_ranks`
    turns them into the setting with the best back among the cards of those ranks (so the joker and
    suits go where they make a straight or flush), ties to the lowest setting index.
 4. A straight / flush rule picks, among the settings whose back is in the named categories, the
-   highest front, then the best back, then the lowest index (:func:`_best_front_in`).
+   highest front, then the best back, then the lowest index (:func:`best_front_in`).
 5. A result that would foul (none does: the exhaustive check over all C(53, 7) hands finds none)
    or a hand no rule covers falls back to :func:`paigow_best_unfouled` with rule ``"fallback"``.
 
@@ -139,7 +139,7 @@ ACE_FACE = two_rank_value.py_func(ACE, JACK)  # A-J, the lowest "ace and a face 
 
 
 @njit(cache=True, inline="always")
-def _top(mask):
+def top_rank(mask):
     """Highest rank set in a 13-bit rank mask, -1 if empty."""
     r = 12
     while r >= 0 and not (mask >> r) & 1:
@@ -148,16 +148,17 @@ def _top(mask):
 
 
 @njit(cache=True, inline="always")
-def _drop(mask, r):
+def drop_rank(mask, r):
+    """``mask`` without rank ``r``."""
     return mask & ~(1 << r)
 
 
 # --------------------------------------------------------------------------------------------
-# resolving a rule's choice to a setting index
+# resolving a rule's choice to a setting index (public: the other Pai Gow styles use them too)
 
 
 @njit(cache=True)
-def _setting_for_front_ranks(hand, ra, rb, br, have_br):
+def setting_for_front_ranks(hand, ra, rb, br, have_br):
     """Setting whose front holds one card of rank ``ra`` and one of ``rb`` (the joker is an ace):
     the best back among those (so the joker and suits go where they make a straight or flush),
     then the lowest index. Without ``have_br`` (no straight or flush is possible, so every such
@@ -178,7 +179,7 @@ def _setting_for_front_ranks(hand, ra, rb, br, have_br):
 
 
 @njit(cache=True)
-def _best_front_in(br, fr, cat_a, cat_b):
+def best_front_in(br, fr, cat_a, cat_b):
     """Among settings whose back category is ``cat_a`` or ``cat_b``: the highest front, then the
     best back, then the lowest index; -1 if none."""
     best = -1
@@ -203,17 +204,17 @@ def _best_front_in(br, fr, cat_a, cat_b):
 @njit(cache=True)
 def rule_no_pair(m1):
     """1. No pair: put the second and third highest cards in front."""
-    a = _top(m1)
-    b = _top(_drop(m1, a))
-    c = _top(_drop(_drop(m1, a), b))
+    a = top_rank(m1)
+    b = top_rank(drop_rank(m1, a))
+    c = top_rank(drop_rank(drop_rank(m1, a), b))
     return b, c, R.NO_PAIR
 
 
 @njit(cache=True)
 def rule_one_pair(m1):
     """2. One pair: put the pair in back and the two highest singletons in front."""
-    a = _top(m1)
-    b = _top(_drop(m1, a))
+    a = top_rank(m1)
+    b = top_rank(drop_rank(m1, a))
     return a, b, R.ONE_PAIR
 
 
@@ -226,10 +227,10 @@ def rule_two_pair(m2, m1):
        - both pairs are 10s or lower and there is also an ace [the ace goes in front];
        - one pair of face cards, one pair of 5s or lower, and an ace [the ace goes in front].
     """
-    hi = _top(m2)
-    lo = _top(_drop(m2, hi))
-    s1 = _top(m1)
-    s2 = _top(_drop(m1, s1))
+    hi = top_rank(m2)
+    lo = top_rank(drop_rank(m2, hi))
+    s1 = top_rank(m1)
+    s2 = top_rank(drop_rank(m1, s1))
     ace = s1 == ACE
     if hi <= SIX:
         return s1, s2, R.TWO_PAIR_LOW
@@ -243,7 +244,7 @@ def rule_two_pair(m2, m1):
 @njit(cache=True)
 def rule_three_pairs(m2):
     """4. Three pairs: play the highest pair in front."""
-    p = _top(m2)
+    p = top_rank(m2)
     return p, p, R.THREE_PAIRS
 
 
@@ -251,18 +252,18 @@ def rule_three_pairs(m2):
 def rule_three_of_a_kind(m3, m1):
     """5. Three of a kind: play the trips in back, but split three aces [pair of aces in back,
     one ace in front]."""
-    t = _top(m3)
-    s1 = _top(m1)
+    t = top_rank(m3)
+    s1 = top_rank(m1)
     if t == ACE:
         return ACE, s1, R.TRIP_ACES
-    return s1, _top(_drop(m1, s1)), R.TRIPS
+    return s1, top_rank(drop_rank(m1, s1)), R.TRIPS
 
 
 @njit(cache=True)
 def rule_two_trips(m3):
     """6. Two sets of three of a kind: play the higher [pair] in front [a pair from the higher
     trips in front, the lower trips in back]."""
-    t = _top(m3)
+    t = top_rank(m3)
     return t, t, R.TWO_TRIPS
 
 
@@ -270,7 +271,7 @@ def rule_two_trips(m3):
 def rule_full_house(m2, m1):
     """8. Full house: split [trips in back, pair in front], except when the pair is 2s and an ace
     and a king can be played in front [then keep the full house in back]."""
-    p = _top(m2)
+    p = top_rank(m2)
     if p == TWO and (m1 >> ACE) & 1 and (m1 >> KING) & 1:
         return ACE, KING, R.FULL_HOUSE_DEUCES_AK
     return p, p, R.FULL_HOUSE_SPLIT
@@ -279,7 +280,7 @@ def rule_full_house(m2, m1):
 @njit(cache=True)
 def rule_full_house_two_pairs(m2):
     """9. Full house with trips and two pairs: play the highest pair in front."""
-    p = _top(m2)
+    p = top_rank(m2)
     return p, p, R.FULL_HOUSE_TWO_PAIRS
 
 
@@ -287,13 +288,13 @@ def rule_full_house_two_pairs(m2):
 def _best_two_of(m3, m2, m1):
     """Ranks of the best two-card front from the cards outside a four of a kind."""
     if m3:
-        t = _top(m3)
+        t = top_rank(m3)
         return t, t
     if m2:
-        p = _top(m2)
+        p = top_rank(m2)
         return p, p
-    a = _top(m1)
-    return a, _top(_drop(m1, a))
+    a = top_rank(m1)
+    return a, top_rank(drop_rank(m1, a))
 
 
 @njit(cache=True)
@@ -347,8 +348,8 @@ def _play_as_two_pair_reason(m2, m1, with_tens_ace):
     For a hand that is exactly two pair: 0 aces and any other pair, 1 both pairs 10s or higher,
     2 both pairs 10s or lower and an ace (only if ``with_tens_ace``; rule 12 omits it); -1 none.
     The caller then applies :func:`rule_two_pair`."""
-    hi = _top(m2)
-    lo = _top(_drop(m2, hi))
+    hi = top_rank(m2)
+    lo = top_rank(drop_rank(m2, hi))
     if hi == ACE:
         return 0
     if lo >= TEN:
@@ -371,8 +372,8 @@ def rule_straight_or_flush(br, fr):
     (The "play it as two pair" exception is :func:`_play_as_two_pair_reason`.) Every straight or
     flush in back takes the highest front it allows; with both, the straight only if its front is
     higher than the flush's and king-high or better."""
-    sf = _best_front_in(br, fr, _FLUSH, _FLUSH)
-    st = _best_front_in(br, fr, _STRAIGHT, _STRAIGHT)
+    sf = best_front_in(br, fr, _FLUSH, _FLUSH)
+    st = best_front_in(br, fr, _STRAIGHT, _STRAIGHT)
     if sf >= 0 and st >= 0:
         if fr[st] > fr[sf] and fr[st] >= KING_HIGH:
             return st, R.BOTH_STRAIGHT
@@ -387,10 +388,10 @@ def _keep_or_break(br, fr, cat, alt_a, alt_b, least_front, keep, brk):
     """The best-front setting with a ``cat`` back (rule ``keep``), unless its front is below
     ``least_front`` and a back of category ``alt_a``/``alt_b`` allows a front of at least that
     (rule ``brk``)."""
-    s = _best_front_in(br, fr, cat, cat)
+    s = best_front_in(br, fr, cat, cat)
     if fr[s] >= least_front:
         return s, keep
-    alt = _best_front_in(br, fr, alt_a, alt_b)
+    alt = best_front_in(br, fr, alt_a, alt_b)
     if alt >= 0 and fr[alt] >= least_front:
         return alt, brk
     return s, keep
@@ -509,7 +510,7 @@ def house_way_igw_core(hand, back_rank, back_to_two, br, fr, rk, gr, gs, gc):
     else:
         ra, rb, rule = rule_no_pair(m1)
     if s < 0 and ra >= 0:
-        s = _setting_for_front_ranks(hand, ra, rb, br, have_br)
+        s = setting_for_front_ranks(hand, ra, rb, br, have_br)
     if s < 0:
         return paigow_best_unfouled(hand, back_rank, back_to_two), R.FALLBACK
     b, f = paigow_setting_ranks(hand, s, back_rank)
@@ -537,6 +538,6 @@ def house_way_igw(hand, back_rank, back_to_two):
 
 
 __all__ = [
-    "IGW_RULES", "N_IGW_RULES", "CLASS_CATEGORY", "house_way_igw", "house_way_igw_with_rule",
-    "IgwRule",
+    "IGW_RULES", "N_IGW_RULES", "CLASS_CATEGORY", "KING_HIGH", "ACE_FACE", "house_way_igw", "house_way_igw_with_rule",
+    "IgwRule", "top_rank", "drop_rank", "setting_for_front_ranks", "best_front_in",
 ]

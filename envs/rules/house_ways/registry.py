@@ -1,12 +1,14 @@
 """The registered house-way styles: one table, one validated entry point, the numba dispatch.
 
-=================  =======  ===========================================================
-style              game     source
-=================  =======  ===========================================================
-``asia-000``       asia     seed 000, "Playing the House Way" (mostly Wizard of Odds)
-``asia-borgata``   asia     seed 002, Borgata Asia Poker House Way, revised 11/3/06
-``paigow-igw``     paigow   seed 003, IGW Pai Gow Poker house way (English rendering)
-=================  =======  ===========================================================
+===============================  =======  ============================================================
+style                            game     source
+===============================  =======  ============================================================
+``asia-000``                     asia     seed 000, "Playing the House Way" (mostly Wizard of Odds)
+``asia-borgata``                 asia     seed 002, Borgata Asia Poker House Way, revised 11/3/06
+``paigow-igw``                   paigow   seed 003, IGW Pai Gow Poker house way (English rendering)
+``paigow-foxwoods``              paigow   Foxwoods Pai Gow Poker house way (reference, Wizard of Odds)
+``paigow-foxwoods-split-quads``  paigow   the same, option D13: four J-A with a pair or trips split
+===============================  =======  ============================================================
 
 Each style lives in its own module of this package (``asia_000.py``, ``asia_borgata.py``,
 ``paigow_igw.py``): small numba functions quoting the source, the style's rule-id table, and its
@@ -29,7 +31,7 @@ from numba import njit
 
 from splitpoker.envs.rules.games.paigow import N_PAIGOW_SETTINGS
 from splitpoker.envs.rules.games.spec import get_spec
-from splitpoker.envs.rules.house_ways import asia_000, asia_borgata, paigow_igw
+from splitpoker.envs.rules.house_ways import asia_000, asia_borgata, paigow_foxwoods, paigow_igw
 
 
 class HouseWayStyle(str, Enum):
@@ -38,6 +40,8 @@ class HouseWayStyle(str, Enum):
     ASIA_000 = "asia-000"  # registration
     ASIA_BORGATA = "asia-borgata"
     PAIGOW_IGW = "paigow-igw"
+    PAIGOW_FOXWOODS = "paigow-foxwoods"
+    PAIGOW_FOXWOODS_SPLIT_QUADS = "paigow-foxwoods-split-quads"
 
     @property
     def game(self) -> str:
@@ -94,6 +98,10 @@ _REGISTRY = (
      "seed 002, Borgata Asia Poker House Way, revised 11/3/06"),
     (HouseWayStyle.PAIGOW_IGW, "paigow", paigow_igw.IGW_RULES,
      "seed 003, IGW Pai Gow Poker house way (English rendering)"),
+    (HouseWayStyle.PAIGOW_FOXWOODS, "paigow", paigow_foxwoods.FOXWOODS_RULES,
+     "Foxwoods Pai Gow Poker house way (docs/references/paigow_foxwoods_house_way.md)"),
+    (HouseWayStyle.PAIGOW_FOXWOODS_SPLIT_QUADS, "paigow", paigow_foxwoods.FOXWOODS_RULES,
+     "Foxwoods house way, option D13: four jacks to aces with a pair or trips are split"),
 )
 _INFO = {style: StyleInfo(game, i, tuple(rules), source) for i, (style, game, rules, source) in enumerate(_REGISTRY)}
 assert set(_INFO) == set(HouseWayStyle), "every HouseWayStyle member needs a _REGISTRY row"
@@ -101,6 +109,8 @@ assert set(_INFO) == set(HouseWayStyle), "every HouseWayStyle member needs a _RE
 ASIA_000_ID = HouseWayStyle.ASIA_000.style_id
 ASIA_BORGATA_ID = HouseWayStyle.ASIA_BORGATA.style_id
 PAIGOW_IGW_ID = HouseWayStyle.PAIGOW_IGW.style_id
+PAIGOW_FOXWOODS_ID = HouseWayStyle.PAIGOW_FOXWOODS.style_id
+PAIGOW_FOXWOODS_SPLIT_QUADS_ID = HouseWayStyle.PAIGOW_FOXWOODS_SPLIT_QUADS.style_id
 #: every style's public name, in id order
 STYLES = tuple(style.value for style, *_ in _REGISTRY)
 #: per style id: the numba game id of the game it sets hands of (``GameSpec.game_id``)
@@ -123,6 +133,10 @@ def house_way_with_rule(style_id, hand, rank_table, to_two):
         return asia_000.house_way_asia_000_with_rule(hand, rank_table, to_two)
     if style_id == ASIA_BORGATA_ID:
         return asia_borgata.house_way_borgata_with_rule(hand, rank_table, to_two)
+    if style_id == PAIGOW_FOXWOODS_ID:
+        return paigow_foxwoods.house_way_foxwoods_with_rule(hand, rank_table, to_two, 0)
+    if style_id == PAIGOW_FOXWOODS_SPLIT_QUADS_ID:
+        return paigow_foxwoods.house_way_foxwoods_with_rule(hand, rank_table, to_two, paigow_foxwoods.SPLIT_QUADS)
     return paigow_igw.house_way_igw_with_rule(hand, rank_table, to_two)
 
 
@@ -151,6 +165,11 @@ def house_way_into(style_id, hand, rank_table, to_two, scratch):
         return paigow_igw.house_way_igw_core(hand, rank_table, to_two, scratch[8, :N_PAIGOW_SETTINGS],
                                              scratch[9, :N_PAIGOW_SETTINGS], scratch[2, :n], scratch[3, :n],
                                              scratch[4, :n], scratch[5, :n])[0]
+    if style_id == PAIGOW_FOXWOODS_ID or style_id == PAIGOW_FOXWOODS_SPLIT_QUADS_ID:
+        readings = 0 if style_id == PAIGOW_FOXWOODS_ID else paigow_foxwoods.SPLIT_QUADS
+        return paigow_foxwoods.house_way_foxwoods_core(hand, rank_table, to_two, readings,
+                                                       scratch[8, :N_PAIGOW_SETTINGS], scratch[9, :N_PAIGOW_SETTINGS],
+                                                       scratch[2, :n], scratch[3, :n], scratch[4, :n], scratch[5, :n])[0]
     return house_way(style_id, hand, rank_table, to_two)
 
 
