@@ -43,7 +43,7 @@ from splitpoker.agents.evaluation.evaluate import (
     summarize,
 )
 from splitpoker.agents.policies.baselines import BASELINES, SB3Policy, make_baseline
-from splitpoker.agents.training.run import check_model_fits, load_model
+from splitpoker.agents.training.models import check_model_fits, load_model
 from splitpoker.scripts.support import cli
 
 MAX_HANDS = 1_000_000

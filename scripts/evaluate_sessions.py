@@ -68,7 +68,7 @@ def build(args):
     import gymnasium as gym
 
     import splitpoker  # noqa: F401  (registers the ids)
-    from splitpoker.agents.training.run import check_model_fits, load_model
+    from splitpoker.agents.training.models import check_model_fits, load_model
     from splitpoker.envs.registration import SESSION_ENV_IDS
 
     models, configs = [], []

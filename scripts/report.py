@@ -90,7 +90,7 @@ def load_policy_source(name: str):
     if not Path(name).is_file():
         raise ValueError(f"--policy {name}: no such file and no such baseline: expected a saved model .zip "
                          f"or one of {sorted(BASELINES)}")
-    from splitpoker.agents.training.run import load_model
+    from splitpoker.agents.training.models import load_model
 
     try:
         return load_model(name)

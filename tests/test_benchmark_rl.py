@@ -227,7 +227,7 @@ def test_interrupted_grid_resumes_without_redoing_runs(tmp_path):
     assert "*house way* (reference)" in report and "*random legal action* (reference)" in report
     assert (out / "rl_benchmark_asia.png").stat().st_size > 10_000
     # each run directory holds a model that the evaluation script can load
-    from splitpoker.agents.training.run import load_model
+    from splitpoker.agents.training.models import load_model
 
     model, train_cfg = load_model(out / "runs" / "asia__MaskablePPO+MLP__1" / "model.zip")
     assert train_cfg.algo == "maskable_ppo" and train_cfg.seed == 1 and model.num_timesteps == 1024

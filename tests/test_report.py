@@ -284,7 +284,7 @@ def test_play_settings_chooses_what_the_played_round_chooses(tmp_path, policy):
     from splitpoker.agents.evaluation.play import play_settings
     from splitpoker.agents.exact.eval_set import make_eval_env
     from splitpoker.agents.policies.baselines import SB3Policy, make_baseline
-    from splitpoker.agents.training.run import load_model
+    from splitpoker.agents.training.models import load_model
 
     env = make_eval_env(ASIA_ENV, {})
     seeds = hand_seeds(3, 25)

@@ -82,7 +82,7 @@ def test_trained_with_schedules_saves_and_loads_in_a_fresh_process(tmp_path):
     assert saved["algo_kwargs"]["learning_rate"] == "lin_1e-3_1e-4"
     code = (
         "import json\n"
-        "from splitpoker.agents.training.run import load_model\n"
+        "from splitpoker.agents.training.models import load_model\n"
         f"model, cfg = load_model({str(run_dir / 'model.zip')!r})\n"
         "print(json.dumps({'type': type(model.learning_rate).__name__, 'lr': [model.lr_schedule(p) for p in (1, 0.5, 0)],\n"
         "                  'clip': [model.clip_range(p) for p in (1, 0.5, 0)], 'steps': model.num_timesteps,\n"
@@ -161,7 +161,7 @@ def test_a_model_saved_before_the_rename_loads_beside_its_config(tmp_path, monke
     import shutil
     import zipfile
 
-    from splitpoker.agents.training.run import load_model
+    from splitpoker.agents.training.models import load_model
 
     cfg = TrainConfig(env_id="splitpoker/PaiGowPokerSetting-v0", algo="maskable_ppo", policy="SettingScorerPolicy",
                       env_kwargs={"setting_features": True}, policy_kwargs={"hidden": 16, "context": 4},
@@ -178,7 +178,7 @@ def test_a_model_saved_before_the_rename_loads_beside_its_config(tmp_path, monke
     assert b"splitpoker.agents" not in pickled  # really the old names only
     code = (
         "import json, sys\n"
-        "from splitpoker.agents.training.run import load_model\n"
+        "from splitpoker.agents.training.models import load_model\n"
         "model, cfg = load_model(sys.argv[1])\n"
         "print(json.dumps({'policy': type(model.policy).__name__, 'steps': model.num_timesteps,\n"
         "                  'lr': [model.lr_schedule(p) for p in (1, 0.5, 0)],\n"

@@ -14,7 +14,8 @@ import torch as th
 
 import splitpoker  # noqa: F401
 from splitpoker.agents.policies.setting_scorer import SettingScorerNet, layout_kwargs
-from splitpoker.agents.training.run import TrainConfig, load_model, train
+from splitpoker.agents.training.models import load_model
+from splitpoker.agents.training.run import TrainConfig, train
 from splitpoker.envs.rules.game import Game
 from splitpoker.envs.rules.ranking.categories import HandCategory
 from splitpoker.envs.setting_features import FEATURES
@@ -150,7 +151,7 @@ def test_train_save_and_load_in_a_fresh_process(tmp_path, algo, env_id):
     np.save(tmp_path / "mask.npy", info["action_mask"])
     code = (
         "import json, sys, numpy as np, torch as th\n"
-        "from splitpoker.agents.training.run import load_model\n"
+        "from splitpoker.agents.training.models import load_model\n"
         f"model, cfg = load_model({str(run_dir / 'model.zip')!r})\n"
         f"obs = np.load({str(tmp_path / 'obs.npy')!r}); mask = np.load({str(tmp_path / 'mask.npy')!r})\n"
         f"kw = {{'action_masks': mask}} if {algo == 'maskable_ppo'} else {{}}\n"

@@ -16,10 +16,10 @@ from splitpoker.agents.policies.baselines import (
     SB3Policy,
     make_baseline,
 )
+from splitpoker.agents.training.models import load_model
 from splitpoker.agents.training.run import (
     TrainConfig,
     latest_checkpoint,
-    load_model,
     make_vec_env,
     train,
 )

@@ -24,7 +24,7 @@ import numpy as np
 import pytest
 import yaml
 
-from splitpoker.agents.training.run import load_model
+from splitpoker.agents.training.models import load_model
 from splitpoker.agents.training.state import (
     SignalStop,
     replay_buffer_path,

@@ -64,7 +64,7 @@ from splitpoker.envs.rules.house_ways.common import (
     paigow_best_unfouled,
     rank_of,
 )
-from splitpoker.envs.rules.house_ways.paigow_igw import (
+from splitpoker.envs.rules.house_ways.paigow_common import (
     CLASS_CATEGORY,
     drop_rank,
     setting_for_front_ranks,

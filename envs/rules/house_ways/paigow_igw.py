@@ -35,7 +35,6 @@ from numba import njit
 
 from splitpoker.envs.rules.enumeration import popcount
 from splitpoker.envs.rules.games.paigow import (
-    FRONT_POS,
     N_PAIGOW_SETTINGS,
     paigow_is_fouled,
     paigow_setting_ranks,
@@ -53,7 +52,13 @@ from splitpoker.envs.rules.house_ways.common import (
     group_hand,
     may_make_straight_or_flush,
     paigow_best_unfouled,
-    rank_of,
+)
+from splitpoker.envs.rules.house_ways.paigow_common import (
+    CLASS_CATEGORY,
+    best_front_in,
+    drop_rank,
+    setting_for_front_ranks,
+    top_rank,
 )
 from splitpoker.envs.rules.house_ways.rule_ids import rule_ids
 from splitpoker.envs.rules.ranking.categories import HandCategory as C
@@ -109,21 +114,6 @@ N_IGW_RULES = len(IGW_RULES)
 
 R = IgwRule  # numba reads IntEnum members as integer constants
 
-# --------------------------------------------------------------------------------------------
-# dense rank -> category of the five-card table. The number of rank classes per category is the
-# same under both ``ace_low_straight`` options (rank_tables.py docstring); a test pins this array
-# against ``paigow_back_table(rules).class_category`` for both.
-
-_CLASSES_PER_CATEGORY = (
-    (C.HIGH_CARD, 1277), (C.PAIR, 2860), (C.TWO_PAIR, 858), (C.THREE_OF_A_KIND, 858),
-    (C.STRAIGHT, 10), (C.FLUSH, 1277), (C.FULL_HOUSE, 156), (C.FOUR_OF_A_KIND, 156),
-    (C.STRAIGHT_FLUSH, 9), (C.ROYAL_FLUSH, 1), (C.FIVE_ACES, 1),
-)
-CLASS_CATEGORY = np.concatenate(
-    [np.full(n, int(c), dtype=np.int64) for c, n in _CLASSES_PER_CATEGORY]
-)
-CLASS_CATEGORY.setflags(write=False)
-
 _HIGH_CARD = np.int64(C.HIGH_CARD)
 _STRAIGHT = np.int64(C.STRAIGHT)
 _FLUSH = np.int64(C.FLUSH)
@@ -136,64 +126,6 @@ _FIVE_ACES = np.int64(C.FIVE_ACES)
 
 KING_HIGH = two_rank_value.py_func(KING, TWO)  # K-2, the lowest king-high front
 ACE_FACE = two_rank_value.py_func(ACE, JACK)  # A-J, the lowest "ace and a face card"
-
-
-@njit(cache=True, inline="always")
-def top_rank(mask):
-    """Highest rank set in a 13-bit rank mask, -1 if empty."""
-    r = 12
-    while r >= 0 and not (mask >> r) & 1:
-        r -= 1
-    return r
-
-
-@njit(cache=True, inline="always")
-def drop_rank(mask, r):
-    """``mask`` without rank ``r``."""
-    return mask & ~(1 << r)
-
-
-# --------------------------------------------------------------------------------------------
-# resolving a rule's choice to a setting index (public: the other Pai Gow styles use them too)
-
-
-@njit(cache=True)
-def setting_for_front_ranks(hand, ra, rb, br, have_br):
-    """Setting whose front holds one card of rank ``ra`` and one of ``rb`` (the joker is an ace):
-    the best back among those (so the joker and suits go where they make a straight or flush),
-    then the lowest index. Without ``have_br`` (no straight or flush is possible, so every such
-    setting has the same back) simply the lowest index."""
-    lo = min(ra, rb)
-    hi = max(ra, rb)
-    best = -1
-    bb = -1
-    for s in range(N_PAIGOW_SETTINGS):
-        # hand is sorted, so the front's first card never outranks its second
-        if rank_of(hand[FRONT_POS[s, 0]]) == lo and rank_of(hand[FRONT_POS[s, 1]]) == hi:
-            if not have_br:
-                return s
-            if br[s] > bb:
-                bb = br[s]
-                best = s
-    return best
-
-
-@njit(cache=True)
-def best_front_in(br, fr, cat_a, cat_b):
-    """Among settings whose back category is ``cat_a`` or ``cat_b``: the highest front, then the
-    best back, then the lowest index; -1 if none."""
-    best = -1
-    bf = -1
-    bb = -1
-    for s in range(N_PAIGOW_SETTINGS):
-        c = CLASS_CATEGORY[br[s]]
-        if c != cat_a and c != cat_b:
-            continue
-        if fr[s] > bf or (fr[s] == bf and br[s] > bb):
-            best = s
-            bf = fr[s]
-            bb = br[s]
-    return best
 
 
 # --------------------------------------------------------------------------------------------
