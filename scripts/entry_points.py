@@ -13,7 +13,7 @@ import functools
 import importlib
 
 SCRIPTS = ("analyze", "bench_scorer_speed", "bench_warm_start", "benchmark", "benchmark_rl", "bonus_table", "cache", "check_house_way",
-           "demo", "evaluate", "evaluate_sessions", "session_dp", "simulate", "simulate_table", "solve_all",
+           "dataset", "demo", "evaluate", "evaluate_sessions", "session_dp", "simulate", "simulate_table", "solve_all",
            "solve_sample", "train", "tune")
 
 

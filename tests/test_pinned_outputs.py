@@ -13,7 +13,6 @@ import hashlib
 
 import numpy as np
 import pytest
-
 from splitpoker.envs.rules.games.game import Game
 
 SIMULATE = {

@@ -18,7 +18,7 @@ ASIA = "splitpoker/AsiaPokerSetting-v0"
 
 def tiny_cfg(**changes) -> BenchmarkConfig:
     cfg = {"name": "tiny", "executor": "local", "total_timesteps": 128, "eval_every": 64, "seeds": [0],
-           "eval": {"hands": 10, "paired_hands": 10, "seed": 2024},
+           "eval": {"hands": 10, "paired_hands": 10, "validation_seed": 2024, "test_seed": 2025},
            "envs": [{"id": ASIA, "label": "asia", "kwargs": {"house_way": "asia-000", "dealer_samples": 2,
                                                              "setting_features": True}}],
            "algorithms": [{"name": "MLP", "algo": "maskable_ppo", "policy": "MlpPolicy", "n_envs": 2,
@@ -28,7 +28,7 @@ def tiny_cfg(**changes) -> BenchmarkConfig:
                           {"name": "DQN", "algo": "dqn", "policy": "MlpPolicy", "algo_kwargs": {"gamma": 0.0}}],
            "references": []}
     cfg.update(changes)
-    return BenchmarkConfig.from_dict(cfg)
+    return BenchmarkConfig.from_dict(cfg, min_seeds=1)  # a sweep trains one seed per trial
 
 
 def test_sampled_hyperparameters_lie_in_the_space():

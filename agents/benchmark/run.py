@@ -111,7 +111,8 @@ class RunSpec:
 def grid(cfg: BenchmarkConfig) -> list[RunSpec]:
     return [RunSpec(e, a.on(e), s, cfg.total_timesteps, cfg.eval_every, cfg.eval_hands, cfg.eval_paired_hands,
                     cfg.validation_seed, cfg.test_seed, cfg.card_removal_hands, cfg.card_removal_margin)
-            for e in cfg.envs for a in cfg.algorithms for s in cfg.seeds]
+            for s in cfg.seeds for e in cfg.envs for a in cfg.algorithms]  # seed-major: a grid stopped early has
+    # every algorithm and task at about the same number of seeds
 
 
 # ---- scoring ----------------------------------------------------------------------------------
