@@ -53,7 +53,7 @@ from splitpoker.agents.benchmark.run import (
 from splitpoker.agents.benchmark.tasks import SPLITS, TaskData, prepare
 from splitpoker.agents.benchmark.tasks import reference_rows as task_reference_rows
 
-__all__ = ["GridInterrupted", "collect", "grid", "run_grid", "run_one"]
+__all__ = ["GridInterrupted", "collect", "collect_finished", "grid", "run_grid", "run_one"]
 
 
 def write_json_atomic(path: Path, data: Any) -> None:
@@ -105,31 +105,39 @@ def store(out: Path, spec: RunSpec, result: dict) -> None:
 
 
 def write_run_info(out: Path, spec: RunSpec, data: dict, git: dict, result: dict | None = None) -> None:
-    """``run.json`` (spec, seed, versions, evaluation-set hash) and ``config.yaml`` in the training
-    config format, so that ``scripts/evaluate.py --model <run>/model.zip`` finds env and algorithm."""
-    import yaml
-    from splitpoker.agents.training.run import TrainConfig
-    from splitpoker.envs.registration import VECTOR_ENTRY_POINTS
-
-    a = spec.algo
-    train_cfg = TrainConfig(env_id=spec.env.id, env_kwargs=dict(spec.env.kwargs), algo=a.algo, policy=a.policy,
-                            algo_kwargs=dict(a.algo_kwargs), policy_kwargs=dict(a.policy_kwargs), n_envs=a.n_envs,
-                            total_timesteps=spec.total_timesteps, seed=spec.seed, run_name=spec.run_id,
-                            checkpoint_freq=spec.total_timesteps, warm_start=a.warm_start,
-                            vec_env="native" if spec.env.id in VECTOR_ENTRY_POINTS else "dummy")
+    """Before the run: ``config.yaml`` in the training config format (so that ``scripts/evaluate.py
+    --model <run>/model.zip`` finds env and algorithm) and ``run.json`` (spec, seed, versions,
+    commit, evaluation sets). After it (``result``): ``run.json`` again, with the machine it
+    trained on, its wall and CPU seconds and its end-to-end steps per second. Atomic writes."""
     d = run_dir(out, spec)
     d.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=d, prefix=".config.", suffix=".yaml.tmp")
-    with os.fdopen(fd, "w") as f:
-        yaml.safe_dump({**train_cfg.to_dict(), "versions": versions()}, f, sort_keys=False)
-    os.replace(tmp, d / "config.yaml")
+    if result is None:
+        import yaml
+        from splitpoker.agents.training.run import TrainConfig
+        from splitpoker.envs.registration import VECTOR_ENTRY_POINTS
+
+        a = spec.algo
+        train_cfg = TrainConfig(env_id=spec.env.id, env_kwargs=dict(spec.env.kwargs), algo=a.algo, policy=a.policy,
+                                algo_kwargs=dict(a.algo_kwargs), policy_kwargs=dict(a.policy_kwargs), n_envs=a.n_envs,
+                                total_timesteps=spec.total_timesteps, seed=spec.seed, run_name=spec.run_id,
+                                checkpoint_freq=spec.total_timesteps, warm_start=a.warm_start,
+                                vec_env="native" if spec.env.id in VECTOR_ENTRY_POINTS else "dummy")
+        fd, tmp = tempfile.mkstemp(dir=d, prefix=".config.", suffix=".yaml.tmp")
+        try:
+            with os.fdopen(fd, "w") as f:
+                yaml.safe_dump({**train_cfg.to_dict(), "versions": versions()}, f, sort_keys=False)
+            os.replace(tmp, d / "config.yaml")
+        except BaseException:  # Ctrl-C included: never leave a half-written file behind
+            if os.path.exists(tmp):
+                os.unlink(tmp)
+            raise
     info = {"run_id": spec.run_id, "seed": spec.seed, "spec": spec.to_dict(), "spec_digest": spec.digest,
-            "evalsets": {label: {split: d.identity for split, d in splits.items()} for label, splits in data.items()},
+            "evalsets": {label: {split: td.identity for split, td in splits.items()} for label, splits in data.items()},
             "git": git, "versions": versions()}
     if result is not None:  # the finished run: where and how fast it trained
         info.update({"machine": result.get("machine"), "timing": result.get("timing"), "steps": result.get("steps"),
                      "steps_per_second": result.get("steps_per_second"), "worker_versions": result.get("versions")})
-    write_json_atomic(run_dir(out, spec) / "run.json", info)
+    write_json_atomic(d / "run.json", info)
 
 
 def reference_rows(cfg: BenchmarkConfig, label: str, data: TaskData, out: Path, log=print) -> dict:
@@ -212,8 +220,8 @@ def run_grid(cfg: BenchmarkConfig, out: Path, *, executor: str | None = None, ad
         write_run_info(out, s, data[s.env.label], git)
 
     def done(spec: RunSpec, res: dict) -> None:
+        write_run_info(out, spec, data[spec.env.label], git, res)  # before result.json, the marker of a finished run
         store(out, spec, res)
-        write_run_info(out, spec, data[spec.env.label], git, res)
         results[spec.run_id] = res
         f = res["final"]
         log(f"done {spec.run_id}: {res['steps']} steps in {res['train_seconds']:.0f} s ({res['steps_per_second']:,.0f} "
@@ -253,6 +261,19 @@ def run_grid(cfg: BenchmarkConfig, out: Path, *, executor: str | None = None, ad
     summary = collect(cfg, out, data, references, results, git)
     summary["failed"] = failed
     write_json_atomic(out / "benchmark.json", summary)
+    return summary
+
+
+def collect_finished(cfg: BenchmarkConfig, out: Path, log: Callable[[str], None] = print) -> dict:
+    """``benchmark.json`` of the runs finished so far, training nothing (the evaluation sets and
+    reference rows come from the cache): the report of a grid that was stopped early."""
+    out = Path(out)
+    data = prepare_tasks(cfg, log=log)
+    references = {label: reference_rows(cfg, label, splits["test"], out, log=log)
+                  for env_tasks in data.values() for label, splits in env_tasks.items()}
+    results = {s.run_id: r for s in grid(cfg) if (r := finished(out, s)) is not None}
+    summary = collect(cfg, out, data, references, results, git_commit())
+    summary["failed"] = {}
     return summary
 
 
