@@ -125,7 +125,42 @@ def poi_plot(summary: dict, path: Path) -> None:
 HEADER = """# RL benchmark
 
 Made by `scripts/benchmark_rl.py` (docs: README, "RL benchmark"); every figure below comes from the
-run named under its grid. Pure RL unless a grid says otherwise.
+run named under its grid. Pure RL unless a grid says otherwise. Earlier grids (3 seeds, Student-t
+intervals, scored on the set their hyperparameters were chosen on): docs/rl_benchmark_archive.md.
+
+## How to read it
+
+**Splits.** Every grid has a *validation* set (`eval.validation_seed`: tuning with
+`scripts/tune.py`, selecting rows, early stopping) and a disjoint *test* set (`eval.test_seed`,
+checked to share no hand with it). Every figure in the tables and plots is the test set's; the
+validation IQM is printed beside it for whoever selects. Nothing was tuned on a test set.
+
+**Tasks** (`agents/benchmark/tasks.py`), each with an exact regret and a normalised score,
+0 = the uniformly random legal policy (its regret is an exact expectation, not a sampled run) and
+1 = the exact optimum, so that tasks aggregate:
+
+- `setting`: the one-step setting env; regret = EV(optimal setting) − EV(setting played), exact
+  over all 53,524,680 dealer hands, on a fixed set of hands whose every setting's EV is cached.
+- `card_removal`: the same on the hands where the strategy table (exact EVs that ignore which
+  cards the player holds) is *not* optimal; the column *regret − table's* is negative for an agent
+  that beats the table there. A candidate is solved only when the table's two best settings are
+  within `card_removal_margin` (0.03) by table EV: in 500 fully solved Asia hands, 45 differ from
+  the optimum and 3 of them (7%) have a wider margin, so the task covers about 93% of such hands.
+- `bets`: the full round with the bet phase (`PaiGowPoker-v0`); regret = the EV lost on the bet
+  and bonus choice plus the setting's, `(a/u)·setting regret + (a/u − 1)(−V*) + (b/u)(−β_b)`
+  (ante `a`, bonus `b`, table minimum `u`, `V*` the value of optimal play per unit, `β_b` the
+  bonus's exact return). The single-round optimum bets the minimum with no bonus (every bonus and,
+  for Pai Gow, `V*` ≈ −2.2% are negative); for Asia against asia-000 the sign of `V*` is not
+  settled (docs/sessions.md), so the task refuses it.
+- `session`: a bankroll session (`PaiGowPokerSession-v0`, the house way setting the cards); the
+  policy's bet at every bankroll of the DP's grid is read off and its success probability solved
+  exactly (agents/sessions/dp.py); regret = the DP optimum's probability − the policy's.
+
+**Statistics** (`agents/benchmark/stats.py`, the estimators of Agarwal et al., NeurIPS 2021, checked
+against `rliable` and worked examples): per task and algorithm the interquartile mean (IQM) of the
+final regret across seeds with a stratified-bootstrap 95% interval, beside the mean ± Student-t
+interval; across tasks the IQM of the normalised score, performance profiles (share of runs whose
+normalised score exceeds tau) and the probability of improvement P(X > Y) of each pair.
 """
 
 
