@@ -291,6 +291,10 @@ def _run_ray(todo: list[RunSpec], data: dict, done: Callable, fail: Callable, *,
         if address:  # the cluster's resources and dashboard are the cluster's business
             ray.init(address=address, **quiet)
         else:
+            # Ray's raylet starts workers 15 nicer than itself (capped at 19): under `nice -n 10` on a
+            # shared machine the runs would get almost no CPU. Local workers inherit the driver's
+            # niceness instead (an explicit RAY_worker_niceness wins).
+            os.environ.setdefault("RAY_worker_niceness", "0")
             ray.init(num_cpus=num_cpus, include_dashboard=False, **quiet)
     log(f"Ray: {int(ray.cluster_resources().get('CPU', 0))} CPU(s) at {address or 'local'}")
     task = ray.remote(num_cpus=1, max_retries=0)(_ray_run_one)
