@@ -91,7 +91,7 @@ def test_config_overrides_and_grid():
         BenchmarkConfig.from_dict(apply_overrides(tiny(), total_timesteps=64))
 
 
-@pytest.mark.parametrize("name", ["smoke", "asia", "paigow", "headline"])
+@pytest.mark.parametrize("name", ["smoke", "asia", "paigow", "headline", "card_removal"])
 def test_shipped_configs_validate(name):
     """The shipped grids validate in full; the real ones hold every algorithm of the issue (the
     setting scorer included, buildable: its layout is read from the env) and the reference rows;
@@ -100,7 +100,9 @@ def test_shipped_configs_validate(name):
 
     cfg = BenchmarkConfig.from_yaml(ROOT / "configs" / "benchmark" / f"{name}.yaml")
     assert len(cfg.seeds) >= (3 if name != "smoke" else 2) and cfg.validation_seed != cfg.test_seed
-    if name == "headline":
+    if name == "card_removal":
+        assert cfg.envs[0].task_list[0] == "card_removal" and "table" in cfg.references
+    elif name == "headline":
         assert len(cfg.seeds) == 10 and sum(len(e.task_list) for e in cfg.envs) >= 4
         assert {a.algo for a in cfg.algorithms} >= {"maskable_ppo", "ppo", "dqn"}
         assert {a.policy for a in cfg.algorithms if a.algo == "maskable_ppo"} == {"SettingScorerPolicy", "MlpPolicy"}
@@ -190,6 +192,9 @@ def test_ray_and_local_runs_are_identical(tmp_path):
         # run metadata: commit, machine, threads, wall and CPU seconds, end-to-end steps/s
         assert len(info["git"]["commit"]) == 40 and isinstance(info["git"]["dirty"], bool)
         assert info["machine"]["cpu_model"] and info["machine"]["torch_threads"] == 1 and info["machine"]["numba_threads"] >= 1
+        import os
+
+        assert info["machine"]["niceness"] == os.nice(0)  # Ray's workers run at the driver's priority
         t = info["timing"]
         assert 0 < t["cpu_seconds"] and 0 < t["train_seconds"] <= t["wall_seconds"]
         assert info["steps_per_second"] == pytest.approx(256 / t["train_seconds"])

@@ -63,7 +63,7 @@ def machine() -> dict:
         pass
     return {"cpu_model": cpu, "cpu_count": os.cpu_count(), "torch_threads": torch.get_num_threads(),
             "torch_interop_threads": torch.get_num_interop_threads(), "numba_threads": numba.get_num_threads(),
-            "platform": platform.platform(), "hostname": platform.node()}
+            "niceness": os.nice(0), "platform": platform.platform(), "hostname": platform.node()}
 
 
 def versions() -> dict[str, str]:
