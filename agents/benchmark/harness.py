@@ -423,12 +423,18 @@ def grid_statistics(rows: list[dict], labels: list[str]) -> dict:
     for r in rows:
         if r.get("warm_start") is None:
             by_algo.setdefault(r["algorithm"], {})[r["env"]] = r
-    complete = {a: t for a, t in by_algo.items() if all(lbl in t for lbl in labels)
-                and len({len(t[lbl]["seeds"]) for lbl in labels}) == 1 and len(t[labels[0]]["seeds"]) >= stats.MIN_RUNS}
-    mats = {a: np.array([[t[lbl]["normalized_per_seed"][k] for lbl in labels] for k in range(len(t[labels[0]]["seeds"]))])
+    # per algorithm, the seeds finished on every task (a grid stopped early may differ by one)
+    common = {a: sorted(set.intersection(*(set(t[lbl]["seeds"]) for lbl in labels)))
+              for a, t in by_algo.items() if all(lbl in t for lbl in labels)}
+    complete = {a: by_algo[a] for a, seeds in common.items() if len(seeds) >= stats.MIN_RUNS}
+
+    def per_seed(row: dict, key: str, seeds: list[int]) -> list[float]:
+        return [row[key][row["seeds"].index(s)] for s in seeds]
+
+    mats = {a: np.array([per_seed(t[lbl], "normalized_per_seed", common[a]) for lbl in labels]).T
             for a, t in complete.items()}
-    aggregate_rows = {a: dict(zip(("iqm_normalized", "iqm_normalized_ci95"), stats.iqm_with_ci(m), strict=True))
-                      for a, m in mats.items()}
+    aggregate_rows = {a: {**dict(zip(("iqm_normalized", "iqm_normalized_ci95"), stats.iqm_with_ci(m), strict=True)),
+                          "seeds": common[a]} for a, m in mats.items()}
     taus = np.linspace(0.0, 1.0, 41)
     profiles = {a: stats.performance_profile(m, taus) for a, m in mats.items()}
     poi = []
@@ -440,8 +446,8 @@ def grid_statistics(rows: list[dict], labels: list[str]) -> dict:
             overall = stats.probability_of_improvement(mats[x], mats[y])
             per_task = {}
             for lbl in labels:
-                px = -np.asarray(complete[x][lbl]["regret_per_seed"])
-                py = -np.asarray(complete[y][lbl]["regret_per_seed"])
+                px = -np.asarray(per_seed(complete[x][lbl], "regret_per_seed", common[x]))
+                py = -np.asarray(per_seed(complete[y][lbl], "regret_per_seed", common[y]))
                 per_task[lbl] = stats.probability_of_improvement(px, py)
             poi.append({"x": x, "y": y, "p": overall["p"], "ci95": overall["ci95"], "per_task": {
                 lbl: {"p": v["p"], "ci95": v["ci95"]} for lbl, v in per_task.items()}})
