@@ -229,6 +229,13 @@ def test_interrupted_grid_resumes_without_redoing_runs(tmp_path):
     done = {p.parent.name: (p.stat().st_mtime_ns, p.read_bytes()) for p in (out / "runs").glob("*/result.json")}
     assert 1 <= len(done) < 12
     assert not list(out.rglob("*.tmp"))  # nothing half-written
+    # the report of what finished, training nothing
+    partial = _script(*args, "--report-only")
+    _, err1 = partial.communicate(timeout=300)
+    assert partial.returncode == 0, err1
+    assert f"report of {len(done)}/12 finished runs" in err1 and "run(s) to do" not in err1
+    assert f"({len(done)}/12 runs finished)" in (out / "rl_benchmark.md").read_text()
+    assert len(list((out / "runs").glob("*/result.json"))) == len(done)
     rerun = _script(*args)
     _, err2 = rerun.communicate(timeout=600)
     assert rerun.returncode == 0, err2
