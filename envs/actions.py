@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from splitpoker.envs.rules.checks import is_integer
+
 
 def as_action(action, n: int, who: str = "", *, check_range: bool = True) -> int:
     """``action`` as a Python ``int``, checked to lie in ``0..n-1`` unless ``check_range=False``.
@@ -18,7 +20,7 @@ def as_action(action, n: int, who: str = "", *, check_range: bool = True) -> int
         if action.size != 1:
             raise ValueError(f"action {action!r}{who} must be a single integer")
         action = action.reshape(-1)[0]
-    if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
+    if not is_integer(action):
         raise ValueError(f"action {action!r}{who} is not an integer in 0..{n - 1}")
     action = int(action)
     if check_range and not 0 <= action < n:

@@ -58,7 +58,7 @@ class AsiaPokerEnv(SplitHandEnv):
 
     ## Observation Space
     ``Box(0, 1, (202,), float32)`` (517 with ``observe_settings=True``, + 1,995 with
-    ``setting_features=True``), layout in :mod:`splitpoker.envs.observation` and :mod:`splitpoker.envs.setting_features`:
+    ``setting_features=True``), layout in :mod:`splitpoker.envs.rules.play.observation` and :mod:`splitpoker.envs.setting_features`:
 
     ==========  =====  ====================================================================
     index       size   meaning
@@ -132,6 +132,10 @@ class AsiaPokerEnv(SplitHandEnv):
       ends the episode with the penalty); ``"raise"`` stays as a debugging option. Added the
       ``rgb_array`` render mode; config fields are validated when the config is built. The
       opt-in ``setting_features`` block (default off, so default observations are unchanged).
+    * v0, revised in 0.2 (same id; observations, rewards and ends unchanged): ``info`` holds the
+      same keys at every step, typed, never ``None`` (:mod:`splitpoker.envs.info`); the mask of a
+      finished episode is all True (Pgx's convention: a masked sampler never sees an empty mask);
+      an unknown keyword raises Python's ``TypeError: ... got an unexpected keyword argument``.
     """
 
     config_cls = AsiaPokerConfig
@@ -143,6 +147,7 @@ class AsiaPokerEnv(SplitHandEnv):
 
 class AsiaPokerSettingEnv(AsiaPokerEnv):
     __doc__ = AsiaPokerEnv.__doc__
+    betting = False
 
     def __init__(self, config: AsiaPokerConfig | dict | None = None, *, render_mode: str | None = None, **overrides):
-        super().__init__(config, betting=False, render_mode=render_mode, **overrides)
+        super().__init__(config, render_mode=render_mode, **overrides)

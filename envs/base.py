@@ -1,32 +1,37 @@
-"""Shared machinery of the splitpoker environments: phases, the action layout, masks, penalties,
-observation, rendering. The env holds one :class:`~splitpoker.envs.rules.games.game.Game` (``env.game``: tables,
-house way, rules options, bonus pay table; built from the config) and one
-:class:`~splitpoker.envs.rules.play.round.Round` of it, which deals and settles the whole payoff; ``step()`` only
-routes. ``asia_poker.py`` and ``pai_gow_poker.py`` add the user manuals and the layout constants.
+"""The single environments' machinery: one row of the round kernel behind Gymnasium's API.
+
+A :class:`SplitHandEnv` holds the :class:`~splitpoker.envs.rules.games.game.Game` its config
+describes (``env.game``: tables, house way, rules options, bonus pay table) and one row of the
+round kernel (:class:`~splitpoker.envs.rules.play.round_rows.RoundRows`, ``env.rows``), which deals,
+settles, observes and masks; ``step()`` checks the action, runs the kernel and turns its outputs
+into ``info`` (:mod:`splitpoker.envs.info`). ``asia_poker.py`` and ``pai_gow_poker.py`` add the
+user manuals and the layout constants; the native vector env runs the same kernel on N rows.
 """
 
 from __future__ import annotations
 
 import dataclasses
-from enum import IntEnum
+from dataclasses import dataclass
 from typing import Any
 
 import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
+
 from splitpoker.envs.actions import as_action
-from splitpoker.envs.observation import OBS_SIZE, fill_observation
+from splitpoker.envs.info import ROUND_INFO, complete, unexpected_keywords
 from splitpoker.envs.rules.cards import format_cards
+from splitpoker.envs.rules.play import kernel as K
+from splitpoker.envs.rules.play.kernel import Phase
+from splitpoker.envs.rules.play.observation import OBS_SIZE
+from splitpoker.envs.rules.play.round_rows import RoundOptions, RoundRows, bet_table_of
+from splitpoker.envs.rules.play.seed_stream import ROUND_SEED_BOUND
 from splitpoker.envs.setting_features import FEATURES, SettingFeatures
 
-
-class Phase(IntEnum):
-    BET = 0
-    SET = 1
-    DONE = 2
+__all__ = ["Layout", "Phase", "SplitHandEnv", "env_layout"]
 
 
-def _config(cls, config, overrides):
+def _config(cls, config, overrides, owner: str = ""):
     if config is None:
         config = cls()
     elif isinstance(config, dict):
@@ -37,9 +42,57 @@ def _config(cls, config, overrides):
         names = {f.name for f in dataclasses.fields(cls)}
         unknown = sorted(set(overrides) - names)
         if unknown:
-            raise TypeError(f"unknown {cls.__name__} argument(s) {unknown}: expected some of {sorted(names)}")
+            raise unexpected_keywords(owner or f"{cls.__name__}()", unknown, names)
         config = cls.from_dict({**{f.name: getattr(config, f.name) for f in dataclasses.fields(cls)}, **overrides})
     return config
+
+
+@dataclass(frozen=True)
+class Layout:
+    """The action and observation layout of a one-seat env under ``config`` (shared by the single
+    and the vector envs): bet actions first, then the settings, then "play the house way"; the
+    observation's 202 cells (:mod:`splitpoker.envs.rules.play.observation`), every setting's values
+    with ``observe_settings``, then the setting-feature block with ``setting_features``."""
+
+    bet_table: tuple[tuple[float, float], ...]
+    offset: int
+    n_settings: int
+    house_way_action: int | None
+    n_actions: int
+    round_obs_size: int
+    features_start: int
+    features_width: int
+    obs_size: int
+
+    @property
+    def n_bet(self) -> int:
+        return len(self.bet_table)
+
+
+def env_layout(config, betting: bool) -> Layout:
+    spec = config.spec
+    bet_table = bet_table_of(config.bet_levels) if betting else ()
+    offset = len(bet_table)
+    hw = offset + spec.n_settings if config.allow_house_way_action else None
+    n_actions = offset + spec.n_settings + (1 if hw is not None else 0)
+    round_obs = OBS_SIZE + (spec.n_settings * spec.ranks_width if config.observe_settings else 0)
+    width = FEATURES[spec.name]
+    obs_size = round_obs + (spec.n_settings * width if config.setting_features else 0)
+    return Layout(bet_table, offset, spec.n_settings, hw, n_actions, round_obs, round_obs, width, obs_size)
+
+
+def round_options(config, layout: Layout, *, mode: int = K.DISABLED, seed_from_streams: bool = False,
+                  keep_ranks: bool = True) -> RoundOptions:
+    """The round kernel's options of a one-seat env: the layout's bets, the config's masks,
+    scales, unit and penalty."""
+    main_max, bonus_max = config.limits
+    return RoundOptions(
+        bet_table=layout.bet_table, fixed_wager=config.fixed_wager if not layout.bet_table else 0.0,
+        house_way_action=-1 if layout.house_way_action is None else layout.house_way_action,
+        mask_fouls=config.mask_fouls, observe_settings=config.observe_settings,
+        keep_ranks=keep_ranks or config.setting_features, main_max=main_max, bonus_max=bonus_max or 0.0,
+        unit=config.unit, penalty=config.invalid_action_penalty, mode=mode, seed_from_streams=seed_from_streams,
+        n_dealers=config.dealer_samples)
 
 
 class SplitHandEnv(gym.Env):
@@ -50,48 +103,54 @@ class SplitHandEnv(gym.Env):
     n_settings: int = 0
     slot_names: tuple[str, ...] = ()
     ranks_width = 0  # hands per setting
+    betting: bool = True  # a bet phase before the setting (the *Setting envs: fixed wager, no bet phase)
     _wager_name, _bonus_name = "wager", "bonus"
 
-    def __init__(self, config=None, *, betting: bool = True, render_mode: str | None = None, **overrides):
-        self.config = _config(self.config_cls, config, overrides)
+    def __init__(self, config=None, *, betting: bool | None = None, render_mode: str | None = None, **overrides):
+        self.config = _config(self.config_cls, config, overrides, f"{type(self).__name__}.__init__()")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode={render_mode!r}: expected one of {self.metadata['render_modes']} or None")
         self.render_mode = render_mode
-        self.betting = bool(betting)
+        self.betting = type(self).betting if betting is None else bool(betting)
         self.game = self.config.make_game()
-        main_levels, bonus_levels = self.config.bet_levels
-        self.bet_table = [(float(a), float(b)) for a in main_levels for b in bonus_levels] if self.betting else []
-        self.n_bet_actions = len(self.bet_table)
-        self.setting_offset = self.n_bet_actions
-        self.house_way_action = (self.setting_offset + self.n_settings) if self.config.allow_house_way_action else None
-        n_actions = self.setting_offset + self.n_settings + (1 if self.config.allow_house_way_action else 0)
-        self.action_space = spaces.Discrete(n_actions)
-        self.obs_size = OBS_SIZE + (self.n_settings * self.ranks_width if self.config.observe_settings else 0)
-        self.setting_features_start = self.obs_size
-        self.setting_features_width = FEATURES[self.game.game]
-        if self.config.setting_features:
-            self.obs_size += self.n_settings * self.setting_features_width
+        self.layout = lay = env_layout(self.config, self.betting)
+        self.bet_table = list(lay.bet_table)
+        self.n_bet_actions = lay.n_bet
+        self.setting_offset = lay.offset
+        self.house_way_action = lay.house_way_action
+        self.action_space = spaces.Discrete(lay.n_actions)
+        self.obs_size = lay.obs_size
+        self.setting_features_start = lay.features_start
+        self.setting_features_width = lay.features_width
         self.observation_space = spaces.Box(0.0, 1.0, shape=(self.obs_size,), dtype=np.float32)
-        self._main_max, self._bonus_max = self.config.limits
         self._n_dealers = self.config.dealer_samples
-        self.round = self.game.round(self._n_dealers)
-        # the round's arrays, filled in place at every reset
-        self.player, self.dealers = self.round.player, self.round.dealers
-        self.ranks, self.fouled = self.round.ranks, self.round.fouled
+        # one row of the round kernel; the round seed comes from np_random, episodes end (no autoreset)
+        self.rows = RoundRows(self.game, 1, round_options(self.config, lay), n_actions=lay.n_actions)
+        # the row's arrays, filled in place at every reset
+        self.player, self.dealers = self.rows.player[0], self.rows.dealers[0]
+        self.ranks, self.fouled = self.rows.ranks[0], self.rows.fouled[0]
         self._obs = np.zeros(self.obs_size, dtype=np.float32)
-        self._mask_bet = np.zeros(n_actions, dtype=np.bool_)
-        self._mask_bet[: self.n_bet_actions] = True
-        self.phase = Phase.DONE
-        self.main_wager = 0.0
-        self.bonus_wager = 0.0
-        self.house_way_setting = -1
         self.last_outcome: dict[str, Any] | None = None
-
-        table = self._table = self.game.table  # the hand-rank table settings are valued with
-        # observe_settings: each setting's hand values scaled to [0, 1] (rank classes, two-card 0..90, one-card 0..12)
-        self._value_scale = 1.0 / np.array([table.n_classes - 1, 90, 12][: self.ranks_width], dtype=np.float32)
-        self._setting_features = SettingFeatures(self.game.game, table.class_category) \
+        self._cards_text = ""
+        self._setting_features = SettingFeatures(self.game.game, self.game.table.class_category) \
             if self.config.setting_features else None
+
+    # the row's state, as the env's own attributes
+    @property
+    def phase(self) -> Phase:
+        return Phase(int(self.rows.phase[0]))
+
+    @property
+    def main_wager(self) -> float:
+        return float(self.rows.main_wager[0])
+
+    @property
+    def bonus_wager(self) -> float:
+        return float(self.rows.bonus_wager[0])
+
+    @property
+    def house_way_setting(self) -> int:
+        return int(self.rows.house_way[0])
 
     def _slots(self, cards, setting: int) -> list[tuple[str, list[int]]]:
         return self.game.slot_cards(cards, setting)
@@ -104,53 +163,34 @@ class SplitHandEnv(gym.Env):
         super().reset(seed=seed)
         if options:
             raise ValueError(f"reset options {sorted(options)} are not supported: expected None")
-        round_seed = int(self.np_random.integers(0, 2**63 - 1))
-        self.house_way_setting = self.round.deal(round_seed)
+        self.rows.round_seeds[0] = int(self.np_random.integers(0, ROUND_SEED_BOUND))
+        out = self.rows.reset()
         self._cards_text = format_cards(self.player)
         self.last_outcome = None
-        if self.betting:
-            self.phase = Phase.BET
-            self.main_wager = 0.0
-            self.bonus_wager = 0.0
-        else:
-            self.phase = Phase.SET
-            self.main_wager = self.config.fixed_wager
-            self.bonus_wager = 0.0
+        self._last_obs = out.obs[0]
         if self.render_mode == "human":
             self.render()
         return self._observation(), self._info()
 
     def step(self, action):
         action = self._validate_action(action)
-        if action is None:  # penalised invalid action
-            return self._observation(), -float(self.config.invalid_action_penalty), True, False, self._info()
-        if self.phase == Phase.BET:
-            self.main_wager, self.bonus_wager = self.bet_table[action]
-            self.phase = Phase.SET
-            if self.render_mode == "human":
-                self.render()
-            return self._observation(), 0.0, False, False, self._info()
-        setting = self.house_way_setting if action == self.house_way_action else action - self.setting_offset
-        outcome = self.round.settle(setting, self.main_wager, self.bonus_wager)
-        outcome["house_way_action"] = action == self.house_way_action
-        self.last_outcome = outcome
-        self.phase = Phase.DONE
-        reward = outcome["net_chips"] / self.config.unit
+        out = self.rows.step(np.array([action], dtype=np.int64))
+        kind = int(out.kind[0])
+        if kind == K.KIND_SETTLED:
+            self.last_outcome = self._outcome(out, action)
+        elif kind == K.KIND_INVALID:
+            self.last_outcome = {"invalid_action": action, "reason": self.rows.reason_text(int(out.reason[0])),
+                                 "net_chips": float(out.net_chips[0])}
+        self._last_obs = out.obs[0]
         if self.render_mode == "human":
             self.render()
-        return self._observation(), float(reward), True, False, self._info()
+        return self._observation(), float(out.reward[0]), bool(out.terminated[0]), False, self._info()
 
     def action_masks(self) -> np.ndarray:
-        """Legal actions of the current phase (sb3-contrib's MaskablePPO protocol)."""
-        if self.phase == Phase.BET:
-            return self._mask_bet.copy()
-        mask = np.zeros(self.action_space.n, dtype=np.bool_)
-        if self.phase == Phase.SET:
-            legal = ~self.fouled if self.config.mask_fouls else np.ones(self.n_settings, dtype=np.bool_)
-            mask[self.setting_offset : self.setting_offset + self.n_settings] = legal
-            if self.house_way_action is not None:
-                mask[self.house_way_action] = True
-        return mask
+        """Legal actions of the current phase (sb3-contrib's MaskablePPO protocol). Never all
+        False: once the episode is done every action is marked (Pgx's convention; no action is
+        taken from a terminal state, and a masked sampler needs one legal action)."""
+        return self.rows.mask[0].copy()
 
     def render(self):
         """``ansi``: the table as text; ``human``: that text printed; ``rgb_array``: a picture of
@@ -171,59 +211,61 @@ class SplitHandEnv(gym.Env):
         return text
 
     # ---- helpers --------------------------------------------------------------------------
-    def _validate_action(self, action):
+    def _validate_action(self, action) -> int:
+        """The action as an int, or ``ValueError``: a finished episode, out of range, or (under
+        ``invalid_action="raise"``) a masked one. Under ``"penalize"`` the kernel plays a masked
+        foul and penalises a wrong-phase action."""
         action = as_action(action, self.action_space.n, check_range=False)
         if self.phase == Phase.DONE:
             raise ValueError(f"action {action} in phase DONE: the episode is over, call reset()")
         if not 0 <= action < self.action_space.n:
             raise ValueError(f"action {action} out of range: expected 0..{self.action_space.n - 1}")
-        mask = self.action_masks()
-        if mask[action]:
-            return action
-        penalize = self.config.invalid_action == "penalize"
-        if penalize and self.phase == Phase.SET and action >= self.setting_offset:
-            return action  # a masked fouled setting: played as in the game, where it loses the main wager
-        why = self._why_illegal(action)
-        if penalize:
-            self.phase = Phase.DONE
-            self.last_outcome = {"invalid_action": action, "reason": why, "net_chips": -self.config.invalid_action_penalty * self.config.unit}
-            return None
-        raise ValueError(f"action {action} is illegal in phase {self.phase.name}: {why}")
+        if self.config.invalid_action == "raise" and not self.rows.mask[0, action]:
+            raise ValueError(f"action {action} is illegal in phase {self.phase.name}: {self._why_illegal(action)}")
+        return action
 
     def _why_illegal(self, action: int) -> str:
-        if self.phase == Phase.BET:
-            return f"the bet phase takes actions 0..{self.n_bet_actions - 1} (ante level x bonus level)"
-        if action < self.setting_offset:
-            return f"bets are over; the set phase takes settings {self.setting_offset}..{self.setting_offset + self.n_settings - 1}"
-        return (f"setting {action - self.setting_offset} is fouled ({self._describe(self.player, action - self.setting_offset)}); "
-                f"mask_fouls=True masks it (invalid_action='penalize' plays it as a foul, which loses the wager)")
+        if self.phase == Phase.SET and action >= self.setting_offset and action != self.house_way_action:
+            s = action - self.setting_offset
+            return (f"setting {s} is fouled ({self._describe(self.player, s)}); mask_fouls=True masks it "
+                    f"(invalid_action='penalize' plays it as a foul, which loses the wager)")
+        return self.rows.reason_text(K.REASON_BET_PHASE if self.phase == Phase.BET else K.REASON_SET_PHASE)
+
+    def _outcome(self, out, action: int) -> dict[str, Any]:
+        """The settled round as ``info`` entries (:data:`splitpoker.envs.info.ROUND_INFO`)."""
+        setting = int(out.setting[0])
+        return {
+            "setting": setting, "fouled": bool(out.fouled[0]), "hands_won": int(out.hands_won[0]),
+            "main_result": float(out.main_result[0]), "main_chips": float(out.main_chips[0]),
+            "bonus_chips": float(out.bonus_chips[0]), "bonus_line": str(self.rows.line_keys[int(out.bonus_line[0])]),
+            "net_chips": float(out.net_chips[0]), "dealer_cards": format_cards(out.dealer_cards[0]),
+            "dealer_setting": int(out.dealer_setting[0]), "agrees_with_house_way": setting == self.house_way_setting,
+            "main_wager": float(out.main_wager[0]), "bonus_wager": float(out.bonus_wager[0]),
+            "house_way_action": action == self.house_way_action,
+        }
 
     def _observation(self) -> np.ndarray:
-        show = self.phase != Phase.BET
-        fill_observation(self.player, show, int(self.phase), self.main_wager / self._main_max,
-                         self.bonus_wager / self._bonus_max if self._bonus_max else 0.0, self._obs)
-        if self.config.observe_settings:
-            extra = self._obs[OBS_SIZE:self.setting_features_start]
-            if show:
-                extra[:] = (self.ranks * self._value_scale).ravel()
-            else:
-                extra[:] = 0.0
+        """The kernel's observation row, then the setting-feature block (numpy)."""
+        obs = self._obs
+        obs[: self.layout.round_obs_size] = self._last_obs
         if self._setting_features is not None:
-            block = self._obs[self.setting_features_start:]
-            if show:
+            block = obs[self.setting_features_start:]
+            if self.phase != Phase.BET:
                 self._setting_features.fill(self.ranks, self.fouled, block)
             else:
                 block[:] = 0.0
-        return self._obs.copy()
+        return obs.copy()
 
     def _info(self) -> dict[str, Any]:
-        info: dict[str, Any] = {"action_mask": self.action_masks(), "phase": self.phase.name.lower()}
+        """The step's info: every key of :data:`splitpoker.envs.info.ROUND_INFO` at every step."""
+        info: dict[str, Any] = {"action_mask": self.action_masks(), "phase": self.phase.name.lower(),
+                                "main_wager": float(self.main_wager), "bonus_wager": float(self.bonus_wager)}
         if self.phase != Phase.BET:
             info["cards"] = self._cards_text
             info["house_way_setting"] = self.house_way_setting
         if self.last_outcome is not None:
             info.update(self.last_outcome)
-        return info
+        return complete(info, ROUND_INFO)
 
     def _table_view(self):
         """What the ``rgb_array`` picture shows, as plain data (:class:`splitpoker.envs.render.TableView`)."""
@@ -238,7 +280,7 @@ class SplitHandEnv(gym.Env):
             return view
         view.cards = [int(c) for c in self.player]
         o = self.last_outcome
-        if o is None or "invalid_action" in o:
+        if o is None or o.get("invalid_action", -1) >= 0:
             view.rows.append(("house way", self._slots(self.player, self.house_way_setting), ""))
             if o is None:
                 view.result = [f"set the cards: {int(self.action_masks().sum())} legal actions"]
@@ -269,7 +311,7 @@ class SplitHandEnv(gym.Env):
         lines.append("your cards: " + format_cards(self.player, symbols=True))
         lines.append("house way:  " + self._describe(self.player, self.house_way_setting))
         o = self.last_outcome
-        if o is not None and "invalid_action" in o:
+        if o is not None and o.get("invalid_action", -1) >= 0:
             lines.append(f"invalid action {o['invalid_action']}: {o['reason']} (penalty)")
         elif o is not None:
             lines.append("you set:    " + self._describe(self.player, o["setting"]))

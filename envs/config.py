@@ -13,45 +13,23 @@ $25, $50, $100".
 from __future__ import annotations
 
 import dataclasses
-import math
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
+
 from splitpoker.envs.rules.bonus.paytables import PayTable, get_paytable
+from splitpoker.envs.rules.checks import check_flag as _flag
+from splitpoker.envs.rules.checks import check_int as _integer
+from splitpoker.envs.rules.checks import check_real as _real
 from splitpoker.envs.rules.games.game import Game
 from splitpoker.envs.rules.games.options import AsiaRules, PaiGowRules, dataclass_from_dict
+from splitpoker.envs.rules.games.spec import ASIA_POKER, PAI_GOW_POKER, SPECS, GameSpec
 from splitpoker.envs.rules.house_ways.registry import HouseWayStyle
 
 INVALID_ACTION_MODES = ("raise", "penalize")
 MAX_DEALER_SAMPLES = 1000
-
-
-def _real(name: str, value, *, minimum: float | None = None, positive: bool = False) -> float:
-    """``value`` as a finite float (int, float or a numpy number; not bool, not text), else a
-    ``ValueError`` naming the field, the value and what is allowed."""
-    what = "a finite number" + (" > 0" if positive else "" if minimum is None else f" >= {minimum:g}")
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.integer, np.floating)):
-        raise ValueError(f"{name}={value!r} ({type(value).__name__}): expected {what}")
-    x = float(value)
-    if not math.isfinite(x) or (positive and not x > 0) or (minimum is not None and x < minimum):
-        raise ValueError(f"{name}={value!r}: expected {what}")
-    return x
-
-
-def _integer(name: str, value, lo: int, hi: int, note: str = "") -> int:
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
-        raise ValueError(f"{name}={value!r} ({type(value).__name__}): expected an integer {lo}..{hi}{note}")
-    if not lo <= int(value) <= hi:
-        raise ValueError(f"{name}={value!r}: expected an integer {lo}..{hi}{note}")
-    return int(value)
-
-
-def _flag(name: str, value) -> bool:
-    if not isinstance(value, (bool, np.bool_)):
-        raise ValueError(f"{name}={value!r} ({type(value).__name__}): expected true or false")
-    return bool(value)
 
 
 def _check_limits(lo_name: str, lo, hi_name: str, hi, bonus_name: str, bonus, chip) -> tuple[float, ...]:
@@ -154,10 +132,23 @@ class _Common:
         except ValueError as e:
             raise ValueError(f"house_way: {e}") from None
 
-    # the game's field names: main wager ``{main}_min`` / ``_max`` / ``_levels``, bonus
-    # ``{bonus}_max`` / ``_levels``, the pay table and the one-step env's fixed wager
-    _game, _rules_cls = "", object
-    _main = _bonus = _paytable_field = _setting_field = ""
+    #: the game (its spec names the fields: main wager ``{main_wager}_min`` / ``_max`` / ``_levels``,
+    #: bonus ``{bonus_wager}_max`` / ``_levels``, the pay table and the one-step env's fixed wager)
+    spec: ClassVar[GameSpec]
+    _paytable_field: ClassVar[str] = ""
+    _setting_field: ClassVar[str] = ""
+
+    @property
+    def _game(self) -> str:
+        return self.spec.name
+
+    @property
+    def _main(self) -> str:
+        return self.spec.main_wager
+
+    @property
+    def _bonus(self) -> str:
+        return self.spec.bonus_wager
 
     def __post_init__(self):
         self._check_table()
@@ -167,7 +158,7 @@ class _Common:
         main, bonus, paytable = self._main, self._bonus, self._paytable_field
         self._check_common()
         self._check_house_way(self._game)
-        self._check_rules(self._rules_cls)
+        self._check_rules(self.spec.rules_cls)
         limits = _check_limits(f"{main}_min", getattr(self, f"{main}_min"), f"{main}_max", getattr(self, f"{main}_max"),
                                f"{bonus}_max", getattr(self, f"{bonus}_max"), self.chip)
         for name, v in zip((f"{main}_min", f"{main}_max", f"{bonus}_max", "chip"), limits, strict=True):
@@ -209,9 +200,20 @@ class _Common:
         """The bonus pay table (Asia ``bonus_paytable``, Pai Gow ``fortune_paytable``), or None."""
         return getattr(self, self._paytable_field)
 
+    def table_rules(self, *, envy: bool, envy_unit: float = 1.0):
+        """The :class:`~splitpoker.envs.rules.table.rules.TableRules` of a table with this config's
+        house way, rules, pay table and limits (``envy``: the game's Envy pay table, or none)."""
+        from splitpoker.envs.rules.table.rules import TableRules
+
+        main = self._main
+        return TableRules(game=self._game, house_way=self.house_way, rules=self.rules, bonus_paytable=self.paytable,
+                          envy_paytable=self.spec.envy_paytable if envy else None, envy_unit=envy_unit,
+                          main_min=getattr(self, f"{main}_min"), main_max=getattr(self, f"{main}_max"),
+                          bonus_max=getattr(self, f"{self._bonus}_max"), chip=self.chip)
+
     def make_game(self) -> Game:
         """The :class:`splitpoker.envs.rules.games.game.Game` this table plays: game, house way, rules, pay table."""
-        return Game(self._game, self.house_way, self.rules, self.paytable)
+        return Game(self.spec, self.house_way, self.rules, self.paytable)
 
     @classmethod
     def from_dict(cls, data: dict[str, Any] | None):
@@ -283,19 +285,20 @@ class AsiaPokerConfig(_Common):
             setting with one shared network (``splitpoker.agents.policies.setting_scorer``) (default False).
     """
 
-    house_way: str = "asia-000"
+    house_way: str = ASIA_POKER.default_house_way
     rules: AsiaRules = field(default_factory=AsiaRules)
-    bonus_paytable: Any = "seed-000"
-    ante_levels: tuple[float, ...] = (5, 10, 25, 50, 100, 250, 500, 1000)
-    bonus_levels: tuple[float, ...] = (0, 5, 10, 25, 50, 100)
-    ante_min: float = 5.0
-    ante_max: float = 1000.0
-    bonus_max: float = 100.0
-    chip: float = 5.0
-    setting_ante: float = 5.0
+    bonus_paytable: Any = ASIA_POKER.default_bonus_paytable
+    ante_levels: tuple[float, ...] = ASIA_POKER.table.main_levels
+    bonus_levels: tuple[float, ...] = ASIA_POKER.table.bonus_levels
+    ante_min: float = ASIA_POKER.table.main_min
+    ante_max: float = ASIA_POKER.table.main_max
+    bonus_max: float = ASIA_POKER.table.bonus_max
+    chip: float = ASIA_POKER.table.chip
+    setting_ante: float = ASIA_POKER.table.setting_wager
 
-    _game, _rules_cls = "asia", AsiaRules
-    _main, _bonus, _paytable_field, _setting_field = "ante", "bonus", "bonus_paytable", "setting_ante"
+    spec: ClassVar[GameSpec] = ASIA_POKER
+    _paytable_field: ClassVar[str] = "bonus_paytable"
+    _setting_field: ClassVar[str] = "setting_ante"
 
 
 @dataclass(frozen=True)
@@ -315,16 +318,29 @@ class PaiGowPokerConfig(_Common):
         ``fortune_max >= 0``.)
     """
 
-    house_way: str = "paigow-igw"
+    house_way: str = PAI_GOW_POKER.default_house_way
     rules: PaiGowRules = field(default_factory=PaiGowRules)
-    fortune_paytable: Any = "fortune"
-    wager_levels: tuple[float, ...] = (5, 10, 25, 50, 100, 250, 500)
-    fortune_levels: tuple[float, ...] = (0, 5, 10, 25)
-    wager_min: float = 5.0
-    wager_max: float = 500.0
-    fortune_max: float = 100.0
-    chip: float = 1.0
-    setting_wager: float = 5.0
+    fortune_paytable: Any = PAI_GOW_POKER.default_bonus_paytable
+    wager_levels: tuple[float, ...] = PAI_GOW_POKER.table.main_levels
+    fortune_levels: tuple[float, ...] = PAI_GOW_POKER.table.bonus_levels
+    wager_min: float = PAI_GOW_POKER.table.main_min
+    wager_max: float = PAI_GOW_POKER.table.main_max
+    fortune_max: float = PAI_GOW_POKER.table.bonus_max
+    chip: float = PAI_GOW_POKER.table.chip
+    setting_wager: float = PAI_GOW_POKER.table.setting_wager
 
-    _game, _rules_cls = "paigow", PaiGowRules
-    _main, _bonus, _paytable_field, _setting_field = "wager", "fortune", "fortune_paytable", "setting_wager"
+    spec: ClassVar[GameSpec] = PAI_GOW_POKER
+    _paytable_field: ClassVar[str] = "fortune_paytable"
+    _setting_field: ClassVar[str] = "setting_wager"
+
+
+#: the environment config class of each game
+CONFIGS: dict[str, type[_Common]] = {"asia": AsiaPokerConfig, "paigow": PaiGowPokerConfig}
+assert set(CONFIGS) == set(SPECS) and all(CONFIGS[g].spec is SPECS[g] for g in SPECS)
+
+
+def config_class(game) -> type[_Common]:
+    """The config class of ``game`` (a name or a :class:`GameSpec`)."""
+    from splitpoker.envs.rules.games.spec import get_spec
+
+    return CONFIGS[get_spec(game).name]

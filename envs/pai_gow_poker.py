@@ -33,7 +33,7 @@ class PaiGowPokerEnv(SplitHandEnv):
     raises on any masked action instead.
 
     ## Observation Space
-    ``Box(0, 1, (202,), float32)``, the layout of :mod:`splitpoker.envs.observation` (index 200 = wager /
+    ``Box(0, 1, (202,), float32)``, the layout of :mod:`splitpoker.envs.rules.play.observation` (index 200 = wager /
     wager_max, 201 = Fortune wager / fortune_max); with ``observe_settings=True`` 244 values, the
     last 42 each setting's back rank class / 7462 and front value / 90. With
     ``setting_features=True`` a further 21 × 18 values follow: per setting ``s`` a row at
@@ -63,6 +63,10 @@ class PaiGowPokerEnv(SplitHandEnv):
     * v0, revised (same id): default ``invalid_action="penalize"`` (every action steps; a masked
       fouled setting is played and loses the wager), ``rgb_array`` render mode, config fields
       validated when the config is built.
+    * v0, revised in 0.2 (same id; observations, rewards and ends unchanged): ``info`` holds the
+      same keys at every step, typed, never ``None`` (:mod:`splitpoker.envs.info`); the mask of a
+      finished episode is all True (Pgx's convention: a masked sampler never sees an empty mask);
+      an unknown keyword raises Python's ``TypeError: ... got an unexpected keyword argument``.
     """
 
     config_cls = PaiGowPokerConfig
@@ -74,6 +78,7 @@ class PaiGowPokerEnv(SplitHandEnv):
 
 class PaiGowPokerSettingEnv(PaiGowPokerEnv):
     __doc__ = PaiGowPokerEnv.__doc__
+    betting = False
 
     def __init__(self, config: PaiGowPokerConfig | dict | None = None, *, render_mode: str | None = None, **overrides):
-        super().__init__(config, betting=False, render_mode=render_mode, **overrides)
+        super().__init__(config, render_mode=render_mode, **overrides)

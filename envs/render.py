@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 import numpy as np
+
 from splitpoker.envs.rules.cards import JOKER, SUIT_SYMBOLS
 
 WIDTH, HEIGHT, DPI = 800, 450, 100

@@ -17,14 +17,20 @@ from typing import Any
 import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
+
 from splitpoker.envs.actions import as_action
 from splitpoker.envs.asia_poker import AsiaPokerEnv
 from splitpoker.envs.config import AsiaPokerConfig, PaiGowPokerConfig
+from splitpoker.envs.info import ROUND_INFO, SESSION_INFO, SESSION_ROUND_KEYS, complete
 from splitpoker.envs.pai_gow_poker import PaiGowPokerEnv
+from splitpoker.envs.rules.checks import is_integer
+from splitpoker.envs.rules.play.seed_stream import ROUND_SEED_BOUND
 
 SETTERS = ("house-way", "optimal", "agent")
 REWARDS = ("target", "bankroll", "log")
 N_SESSION_FEATURES = 6
+#: the largest bankroll or target, in chips: a float64 bankroll still changes by a cent at 10**12
+MAX_CHIPS = 1e12
 
 
 def _positive(name: str, value, allow_none: bool = False):
@@ -39,7 +45,7 @@ def _positive(name: str, value, allow_none: bool = False):
 class SplitHandSessionEnv(gym.Env):
     """Base class; see :class:`AsiaPokerSessionEnv` for the user manual."""
 
-    metadata = {"render_modes": ["ansi", "human"], "render_fps": 4}
+    metadata = {"render_modes": ["ansi", "human", "rgb_array"], "render_fps": 4}
     round_cls: type = None
     config_cls: type = None
 
@@ -59,7 +65,11 @@ class SplitHandSessionEnv(gym.Env):
                             f"got {type(table).__name__}")
         self.start_bankroll = _positive("bankroll", bankroll)
         self.target = _positive("target", target, allow_none=True)
-        if max_hands is not None and (isinstance(max_hands, bool) or not isinstance(max_hands, (int, np.integer))
+        for name, v in (("bankroll", self.start_bankroll), ("target", self.target)):
+            if v is not None and v > MAX_CHIPS:
+                raise ValueError(f"{name}={v:g}: expected at most {MAX_CHIPS:g} chips (beyond, a table's bets vanish in "
+                                 f"floating-point rounding and the session never ends)")
+        if max_hands is not None and (not is_integer(max_hands)
                                       or max_hands < 1):
             raise ValueError(f"max_hands={max_hands!r}: expected a positive integer or None (no hand limit)")
         self.max_hands = None if max_hands is None else int(max_hands)
@@ -142,13 +152,14 @@ class SplitHandSessionEnv(gym.Env):
             main, bonus = self.bet_table[action]
             # round deal: one 64-bit draw from the session's np_random per hand (common random numbers:
             # hand k of a session seeded s is the same cards whatever was bet before)
-            self.round.reset(seed=int(self.np_random.integers(0, 2**63 - 1)))
+            self.round.reset(seed=int(self.np_random.integers(0, ROUND_SEED_BOUND)))
             obs, _, _, _, rinfo = self.round.step(action)
             if self.agent_sets:
                 self.in_set_phase = True
                 self._round_obs = obs
                 return self._observation(), 0.0, False, False, self._info()
-            setting = self.round.house_way_setting if self._setter is None else int(self._setter(self.round.player.copy()))
+            setting = self.round.house_way_setting if self._setter is None else as_action(
+                self._setter(self.round.player.copy()), self.n_settings, " (a setting returned by the setting callable)")
             return self._finish_round(self.round.setting_offset + setting)
         if action == self.house_way_action:
             round_action = self.round.setting_offset + self.round.house_way_setting
@@ -158,9 +169,9 @@ class SplitHandSessionEnv(gym.Env):
 
     def action_masks(self) -> np.ndarray:
         """Bets the bankroll covers (bet phase) or the unfouled settings (set phase)."""
+        if self.done:  # never all False: every action marked once the session is over (Pgx's convention)
+            return np.ones(self.action_space.n, dtype=np.bool_)
         mask = np.zeros(self.action_space.n, dtype=np.bool_)
-        if self.done:
-            return mask
         if not self.in_set_phase:
             for a, (m, b) in enumerate(self.bet_table):
                 mask[a] = m + b <= self.bankroll + 1e-9
@@ -171,13 +182,29 @@ class SplitHandSessionEnv(gym.Env):
         return mask
 
     def render(self):
+        """``ansi``: the session line (bankroll, target, hands) and the last hand as text;
+        ``human``: that text printed; ``rgb_array``: the last hand's picture (as the one-round
+        envs draw it, :mod:`splitpoker.envs.render`) headed by the session line."""
+        if self.render_mode is None:
+            gym.logger.warn(f"render() called without a render_mode: pass render_mode= one of "
+                            f"{self.metadata['render_modes']} to gym.make")
+            return None
         limit = f", hand {self.hands_played}/{self.max_hands}" if self.max_hands else f", hand {self.hands_played}"
-        lines = [f"[{type(self).__name__}] bankroll ${self.bankroll:g}"
-                 + (f" / target ${self.target:g}" if self.target else "") + limit]
-        if self.last_round is not None:
-            lines.append(self.round.render())
-        if self.done and self.last_outcome is not None:
-            lines.append(f"session over: {self.last_outcome['end']}")
+        head = (f"bankroll ${self.bankroll:g}" + (f" / target ${self.target:g}" if self.target else "") + limit
+                + (f", session over: {self.last_outcome['end']}" if self.done and self.last_outcome else ""))
+        if self.render_mode == "rgb_array":
+            from splitpoker.envs.render import TableView, draw_table
+
+            if self.last_round is None and not self.in_set_phase:
+                view = TableView(title=f"{type(self).__name__.removesuffix('Env')}   {head}",
+                                 result=[f"choose a bet: {int(self.action_masks().sum())} bets the bankroll covers"])
+            else:
+                view = self.round._table_view()
+                view.title = f"{type(self).__name__.removesuffix('Env')}   {head}"
+            return draw_table(view)
+        lines = [f"[{type(self).__name__}] {head}"]
+        if self.last_round is not None or self.in_set_phase:
+            lines.append(self.round._render_text())
         text = "\n".join(lines)
         if self.render_mode == "human":
             print(text)
@@ -214,9 +241,7 @@ class SplitHandSessionEnv(gym.Env):
         self.bankroll = round(self.bankroll + rinfo["net_chips"], 6)
         self.hands_played += 1
         self.in_set_phase = False
-        self.last_round = {k: rinfo[k] for k in ("setting", "fouled", "hands_won", "main_wager", "bonus_wager",
-                                                 "main_chips", "bonus_chips", "bonus_line", "net_chips", "cards",
-                                                 "dealer_cards", "house_way_setting")}
+        self.last_round = {k: rinfo[k] for k in SESSION_ROUND_KEYS}
         end = None
         if self.target is not None and self.bankroll >= self.target - 1e-9:
             end = "target"
@@ -251,18 +276,21 @@ class SplitHandSessionEnv(gym.Env):
         return obs
 
     def _info(self) -> dict[str, Any]:
+        """Every key of :data:`splitpoker.envs.info.SESSION_INFO` at every step, and ``round``
+        (the last hand's :data:`~splitpoker.envs.info.SESSION_ROUND_KEYS`; defaults before the
+        first hand)."""
         info: dict[str, Any] = {"action_mask": self.action_masks(), "bankroll": self.bankroll,
                                 "hands_played": self.hands_played,
-                                "hands_left": None if self.max_hands is None else self.max_hands - self.hands_played,
+                                "hands_left": -1 if self.max_hands is None else self.max_hands - self.hands_played,
                                 "phase": "done" if self.done else ("set" if self.in_set_phase else "bet")}
         if self.in_set_phase:
             info["cards"] = self.round._cards_text
             info["house_way_setting"] = self.round.house_way_setting
-        if self.last_round is not None:
-            info["round"] = dict(self.last_round)
+        last = self.last_round if self.last_round is not None else {k: ROUND_INFO[k] for k in SESSION_ROUND_KEYS}
+        info["round"] = complete(last, {k: ROUND_INFO[k] for k in SESSION_ROUND_KEYS})
         if self.done and self.last_outcome is not None:
             info.update(self.last_outcome)
-        return info
+        return complete(info, SESSION_INFO)
 
 
 def _optimal_setter(round_env):
@@ -323,7 +351,7 @@ class AsiaPokerSessionEnv(SplitHandSessionEnv):
     3      1 if there is a hand limit
     4      smallest bet / target: the target in table minimums, inverted
     5      1 in the set phase (``setting="agent"``), else 0
-    6-     (``setting="agent"``) the round observation, :mod:`splitpoker.envs.observation`
+    6-     (``setting="agent"``) the round observation, :mod:`splitpoker.envs.rules.play.observation`
     =====  ====================================================================
 
     ## Rewards
@@ -344,12 +372,15 @@ class AsiaPokerSessionEnv(SplitHandSessionEnv):
     ``gym.make("splitpoker/AsiaPokerSession-v0", bankroll=100, target=200, max_hands=None,
     table=None | dict | AsiaPokerConfig, setting="house-way" | "optimal" | "agent" | callable,
     reward="target" | "bankroll" | "log", invalid_action="penalize" | "raise",
-    invalid_action_penalty=1.0, render_mode=None | "ansi" | "human")``. Bankroll and target are in
+    invalid_action_penalty=1.0, render_mode=None | "ansi" | "human" | "rgb_array")``. Bankroll and target are in
     chips. A bankroll or target that is not positive, a target not above the bankroll, a bankroll
     below the smallest bet or neither target nor hand limit raise ``ValueError`` naming the value.
 
     ## Version History
     * v0: initial release.
+    * v0, revised in 0.2 (same id): ``info`` holds the same keys at every step, never ``None``
+      (``hands_left`` is -1 with no hand limit; ``round`` holds defaults before the first hand);
+      the mask is all True once the session is over; ``render_mode="rgb_array"``.
     """
 
     round_cls = AsiaPokerEnv
@@ -387,6 +418,9 @@ class PaiGowPokerSessionEnv(SplitHandSessionEnv):
 
     ## Version History
     * v0: initial release.
+    * v0, revised in 0.2 (same id): ``info`` holds the same keys at every step, never ``None``
+      (``hands_left`` is -1 with no hand limit; ``round`` holds defaults before the first hand);
+      the mask is all True once the session is over; ``render_mode="rgb_array"``.
     """
 
     round_cls = PaiGowPokerEnv

@@ -34,6 +34,7 @@ Ranks count 2 = 0 .. ace = 12 (the joker plays as an ace in the two- and one-car
 from __future__ import annotations
 
 import numpy as np
+
 from splitpoker.envs.rules.ranking.categories import HandCategory
 
 N_CATEGORIES = len(HandCategory)
@@ -84,7 +85,7 @@ class SettingFeatures:
         rows = out.reshape(ranks.shape[0], self.width)
         rows[:, :BIG_WIDTH] = self._big[ranks[:, 0]]
         rows[:, BIG_WIDTH:BIG_WIDTH + TWO_WIDTH] = self._two[ranks[:, 1]]
-        if self.game == "asia":
+        if ranks.shape[-1] == 3:  # a one-card hand (Asia's low)
             rows[:, BIG_WIDTH + TWO_WIDTH] = ranks[:, 2] / 12.0
         rows[:, -1] = fouled
 
@@ -97,7 +98,7 @@ class SettingFeatures:
         rows = np.empty((n, s, self.width), dtype=np.float32)
         rows[:, :, :BIG_WIDTH] = self._big[ranks[:, :, 0]]
         rows[:, :, BIG_WIDTH:BIG_WIDTH + TWO_WIDTH] = self._two[ranks[:, :, 1]]
-        if self.game == "asia":
+        if ranks.shape[-1] == 3:  # a one-card hand (Asia's low)
             rows[:, :, BIG_WIDTH + TWO_WIDTH] = ranks[:, :, 2] / 12.0
         rows[:, :, -1] = fouled
         rows[~np.asarray(show, dtype=bool)] = 0.0

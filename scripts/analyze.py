@@ -98,8 +98,9 @@ def run(args) -> int:
     except (ValueError, TypeError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
-    from splitpoker.envs.solver.hand_analysis import analyze_hand
     from tqdm import tqdm
+
+    from splitpoker.envs.solver.hand_analysis import analyze_hand
 
     total = None if args.exact else args.samples
     with tqdm(total=total, unit="hand", unit_scale=True, desc="dealer hands", disable=None if total else True,

@@ -40,8 +40,9 @@ def parse_args(argv=None):
 
 
 def measure(game: str, steps: int, log=print) -> dict:
-    import splitpoker.agents.policies.setting_scorer as ss
     import torch
+
+    import splitpoker.agents.policies.setting_scorer as ss
     from splitpoker.agents.training.config import TrainConfig
     from splitpoker.agents.training.run import algo_class, make_vec_env, resolve_policy
 

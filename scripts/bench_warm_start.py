@@ -49,9 +49,9 @@ def measure(game: str, hands: int, slow_hands: int, log=print) -> dict:
     import gymnasium as gym
     import numpy as np
     import pyarrow.parquet as pq
-    from splitpoker.agents.training.warm_start import read_teacher_dataset, write_teacher_dataset
 
     import splitpoker  # noqa: F401
+    from splitpoker.agents.training.warm_start import read_teacher_dataset, write_teacher_dataset
 
     env_id, kw = ENVS[game]
     env = gym.make(env_id, **kw, dealer_samples=16, observe_settings=True, setting_features=True)

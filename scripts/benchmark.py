@@ -40,6 +40,7 @@ import time
 
 import numba
 import numpy as np
+
 from splitpoker.scripts.support import cli
 
 SECTIONS = ("rules", "houseway", "simulate", "env", "bonus", "exact", "vector")
@@ -57,34 +58,31 @@ def _timeit(fn, min_seconds: float) -> tuple[int, float]:
 
 def bench_rules(args) -> dict:
     from numba import njit
-    from splitpoker.envs.rules.games.asia import asia_all_setting_ranks
-    from splitpoker.envs.rules.games.paigow import paigow_all_setting_ranks
+
+    from splitpoker.envs.rules.games.outcome import all_setting_values
+    from splitpoker.envs.rules.games.spec import SPECS
     from splitpoker.envs.rules.house_ways.batch import random_hands
-    from splitpoker.envs.rules.ranking.rank_tables import asia_high_table, paigow_back_table
 
     @njit(cache=False)
-    def rank_all(hands, table, to_two, asia, ranks_a, fouled_a, ranks_p, fouled_p):
+    def rank_all(game_id, hands, table, to_two, ranks, fouled):
         acc = 0
         for i in range(hands.shape[0]):
-            if asia:
-                asia_all_setting_ranks(hands[i], table, to_two, ranks_a, fouled_a)
-                acc += ranks_a[7, 0]
-            else:
-                paigow_all_setting_ranks(hands[i], table, to_two, ranks_p, fouled_p)
-                acc += ranks_p[7, 0]
+            all_setting_values(game_id, hands[i], table, to_two, ranks, fouled)
+            acc += ranks[7, 0]
         return acc
 
     n = 200_000
     hands = np.empty((n, 7), dtype=np.int64)
     random_hands(1, n, hands)
     out = {}
-    for game, table, n_set in (("asia", asia_high_table(), 105), ("paigow", paigow_back_table(), 21)):
-        to_two = table.class_to_two.astype(np.int64)
-        args_ = (hands, table.rank, to_two, game == "asia", np.empty((105, 3), np.int64), np.empty(105, np.bool_),
-                 np.empty((21, 2), np.int64), np.empty(21, np.bool_))
+    for name, spec in SPECS.items():
+        engine = spec.engine_cls()
+        n_set = spec.n_settings
+        args_ = (spec.game_id, hands, engine.rank_table, engine.to_two, np.empty((n_set, spec.ranks_width), np.int64),
+                 np.empty(n_set, np.bool_))
         rank_all(*args_)  # compile
         reps, dt = _timeit(lambda: rank_all(*args_), args.seconds)
-        out[game] = {"settings_per_second": reps * n * n_set / dt, "hands_per_second": reps * n / dt,
+        out[name] = {"settings_per_second": reps * n * n_set / dt, "hands_per_second": reps * n / dt,
                      "settings_per_hand": n_set, "threads": 1}
     return out
 

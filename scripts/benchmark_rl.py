@@ -97,9 +97,10 @@ def main(argv=None) -> int:
     if args.check:
         say(f"{args.config}: ok ({len(cfg.envs)} env(s) × {len(cfg.algorithms)} algorithm(s) × {len(cfg.seeds)} seed(s))")
         return 0
+    from tqdm import tqdm
+
     from splitpoker.agents.benchmark.harness import GridInterrupted, grid, run_grid
     from splitpoker.agents.benchmark.report import write_report
-    from tqdm import tqdm
 
     out = Path(args.out or Path("runs") / "benchmark" / cfg.name)
     report = Path(args.report) if args.report else out / "rl_benchmark.md"

@@ -234,9 +234,9 @@ def main(argv=None) -> int:
         if name.endswith(".zip") and not Path(name).exists():
             raise cli.CliError(f"--policy {name}: the model file does not exist")
         import gymnasium as gym
-        from splitpoker.envs.registration import ALL_ENV_IDS, SESSION_ENV_IDS
 
         import splitpoker  # noqa: F401  (registers the ids)
+        from splitpoker.envs.registration import ALL_ENV_IDS, SESSION_ENV_IDS
 
         if args.env not in ALL_ENV_IDS:
             raise cli.CliError(f"--env {args.env}: unknown id; expected one of {', '.join(ALL_ENV_IDS)}")
@@ -250,8 +250,9 @@ def main(argv=None) -> int:
     except cli.CliError as e:
         say(f"error: {e}")
         return 2
-    from splitpoker.agents.evaluation.evaluate import hand_seeds
     from tqdm import tqdm
+
+    from splitpoker.agents.evaluation.evaluate import hand_seeds
 
     try:
         meta = {"env_id": args.env, "env_kwargs": args.env_kwargs, "policy": name, "episodes": args.episodes,

@@ -31,6 +31,7 @@ import time
 from pathlib import Path
 
 import gymnasium as gym
+
 import splitpoker.envs as envs  # noqa: F401  (registers the ids)
 from splitpoker.agents.evaluation.evaluate import (
     bar_plot,

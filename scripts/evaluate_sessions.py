@@ -50,10 +50,10 @@ def parse_args(argv=None):
 
 def build(args):
     import gymnasium as gym
-    from splitpoker.agents.training.run import load_model
-    from splitpoker.envs.registration import SESSION_ENV_IDS
 
     import splitpoker  # noqa: F401  (registers the ids)
+    from splitpoker.agents.training.run import load_model
+    from splitpoker.envs.registration import SESSION_ENV_IDS
 
     models, configs = [], []
     for path in args.model:

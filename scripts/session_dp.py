@@ -62,10 +62,10 @@ def run(args) -> dict:
         house_way_distribution,
         optimal_distribution,
     )
-    from splitpoker.envs.config import AsiaPokerConfig, PaiGowPokerConfig
+    from splitpoker.envs.config import config_class
     from splitpoker.envs.rules.games.game import Game
 
-    cfg = (AsiaPokerConfig if args.game == "asia" else PaiGowPokerConfig).from_dict(args.table)
+    cfg = config_class(args.game).from_dict(args.table)
     table = sd.BetTable.from_config(cfg)
     sd.check_session(table, args.bankroll, args.target)
     if args.hands is not None and args.hands < 1:
@@ -73,7 +73,7 @@ def run(args) -> dict:
     if args.setter == "optimal" and not args.sample:
         raise ValueError("--setter optimal needs --sample FILE from scripts/solve_sample.py")
     game = Game(args.game, cfg.house_way, cfg.rules)
-    paytable = cfg.bonus_paytable if args.game == "asia" else cfg.fortune_paytable
+    paytable = cfg.paytable
     dist = house_way_distribution(game, paytable, args.rounds, args.seed, log=lambda m: print(m, file=sys.stderr))
     if args.setter == "optimal":
         dist = optimal_distribution(game, paytable, args.sample, dist)

@@ -53,9 +53,11 @@ def run(args) -> int:
         return 2
     from tqdm import tqdm
 
+    from splitpoker.envs.rules.house_ways.check import simulate
+
     with tqdm(total=args.rounds, unit="round", unit_scale=True, desc=game.style.value, disable=None,
               file=sys.stderr, leave=False) as bar:
-        rep = game.simulate(args.rounds, args.seed, progress=bar.update, chunk=CHUNK)
+        rep = simulate(game, args.rounds, args.seed, progress=bar.update, chunk=CHUNK)
     if args.json:
         print(cli.dumps(rep))
     else:

@@ -84,13 +84,14 @@ def main(argv=None) -> int:
             raise ValueError(f"--seats {args.seats}: expected 1..6 (a 53-card deck deals the dealer and 6 seats)")
         if args.rounds < 1:
             raise ValueError(f"--rounds {args.rounds}: expected a positive number")
-        if args.game == "paigow" and args.fortune_wager < rules.envy_min_fortune:
+        if rules.has_envy and args.fortune_wager < rules.envy_min_fortune:
             raise ValueError(f"--fortune-wager {args.fortune_wager:g}: Envy needs ${rules.envy_min_fortune:g} or more")
     except (ValueError, TypeError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
-    from splitpoker.envs.rules.table.batch import simulate_table
     from tqdm import tqdm
+
+    from splitpoker.envs.rules.table.batch import simulate_table
 
     try:
         exact = exact_figures(rules, args.fortune_wager)

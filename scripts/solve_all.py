@@ -110,6 +110,8 @@ def run(args) -> int:
     except (ValueError, TypeError, StoreError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
+    from tqdm import tqdm
+
     from splitpoker.agents.exact.strategy import (
         cost_model,
         read_results,
@@ -118,7 +120,6 @@ def run(args) -> int:
         store_bytes_per_class,
         summarize,
     )
-    from tqdm import tqdm
 
     def log(m):
         print(m, file=sys.stderr)

@@ -97,8 +97,9 @@ def run(args) -> int:
     except (ValueError, TypeError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
-    from splitpoker.envs.solver.sample import dealer_hands
     from tqdm import tqdm
+
+    from splitpoker.envs.solver.sample import dealer_hands
 
     def progress(todo):  # called once the dealer table is ready
         bar.close()

@@ -74,8 +74,9 @@ def main(argv=None) -> int:
     except ConfigError as e:
         say(f"error: {e}")
         return 2
-    from splitpoker.agents.benchmark.tuning import config_snippet, tune
     from tqdm import tqdm
+
+    from splitpoker.agents.benchmark.tuning import config_snippet, tune
 
     out = Path(args.out or Path("runs") / "tune" / f"{cfg.name}-{args.env or cfg.envs[0].label}")
     command = "python scripts/tune.py " + " ".join(shlex.quote(a) for a in (argv if argv is not None else sys.argv[1:]))

@@ -4,6 +4,7 @@ from itertools import combinations
 
 import numpy as np
 import pytest
+
 from splitpoker.envs.rules.games.asia import (
     HIGH_POS,
     LOW_POS,

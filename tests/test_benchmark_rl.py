@@ -13,6 +13,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 import yaml
+
 from splitpoker.agents.benchmark.config import BenchmarkConfig, ConfigError, apply_overrides
 from splitpoker.agents.benchmark.harness import grid, run_grid
 from splitpoker.agents.exact.eval_set import load_evalset

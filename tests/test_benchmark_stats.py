@@ -7,6 +7,7 @@ import itertools
 
 import numpy as np
 import pytest
+
 from splitpoker.agents.benchmark import stats
 
 

@@ -8,6 +8,7 @@ import math
 
 import numpy as np
 import pytest
+
 from splitpoker.agents.benchmark import tasks
 from splitpoker.agents.benchmark.config import BenchmarkConfig, ConfigError
 from splitpoker.agents.policies.baselines import OptimalPolicy, RandomPolicy
@@ -118,6 +119,7 @@ def test_bets_task_anchors():
 
 def test_session_task_anchors():
     import gymnasium as gym
+
     from splitpoker.agents.sessions import dp as sd
 
     data = tasks.prepare("session", "test", SESSION, SESSION_KW, 2, 2025)
@@ -149,6 +151,7 @@ def test_session_task_anchors():
 
 def test_evaluate_mixed_equals_the_dp_on_deterministic_policies():
     import gymnasium as gym
+
     from splitpoker.agents.sessions import dp as sd
 
     data = tasks.prepare("session", "validation", SESSION, SESSION_KW, 2, 2024)

@@ -3,6 +3,7 @@ enumeration pinned to published and hand-derived counts."""
 
 import numpy as np
 import pytest
+
 from splitpoker.envs.rules.bonus.features import (
     BonusFlag,
     best_category,

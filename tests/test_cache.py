@@ -4,6 +4,7 @@ import json
 
 import numpy as np
 import pytest
+
 from splitpoker.envs.rules import cache
 
 

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+
 from splitpoker.envs.rules import cache, numba_cache
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -8,14 +8,14 @@ import math
 import gymnasium as gym
 import numpy as np
 import pytest
+
+import splitpoker  # noqa: F401
 from splitpoker.agents.policies.baselines import BASELINES, RemovalTablePolicy, make_baseline
 from splitpoker.agents.policies.card_removal import N_CARDS, RemovalTable, best_value, removal_key
 from splitpoker.agents.policies.strategy_table import StrategyTable
 from splitpoker.envs.rules.games.game import Game
 from splitpoker.envs.solver.dealer_table import build_dealer_table
 from splitpoker.envs.solver.exact import solve_naive
-
-import splitpoker  # noqa: F401
 
 K = 16  # cards 0..15 (2s to 5s): C(15, 7) = 6,435 dealer hands without one of them
 GAMES = [("asia", "asia-000"), ("asia", "asia-borgata"), ("paigow", "paigow-igw")]

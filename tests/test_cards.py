@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+
 from splitpoker.envs.rules.cards import (
     JOKER,
     card_rank,

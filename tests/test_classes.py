@@ -5,6 +5,7 @@ import math
 
 import numpy as np
 import pytest
+
 from splitpoker.envs.rules.cards import parse_cards
 from splitpoker.envs.rules.games.game import Game
 from splitpoker.envs.solver import classes as hc

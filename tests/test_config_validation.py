@@ -9,9 +9,9 @@ import gymnasium as gym
 import numpy as np
 import pytest
 import yaml
-from splitpoker.envs.config import AsiaPokerConfig, PaiGowPokerConfig
 
 import splitpoker  # noqa: F401  (registers the ids)
+from splitpoker.envs.config import AsiaPokerConfig, PaiGowPokerConfig
 
 ASIA, PAIGOW = "splitpoker/AsiaPoker-v0", "splitpoker/PaiGowPoker-v0"
 BOTH = (ASIA, PAIGOW)
@@ -50,7 +50,7 @@ COMMON = [
     ("chip", 0, "chip=0: expected a finite number > 0"),
     ("chip", -1, "chip=-1: expected a finite number > 0"),
     ("chip", "5", "chip='5' (str): expected a finite number > 0"),
-    ("colour", "red", "unknown"),
+    ("colour", "red", "got an unexpected keyword argument 'colour'"),
 ]
 
 ASIA_ONLY = [

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 import yaml
+
 from splitpoker.agents.training.run import TrainConfig
 from splitpoker.envs.config import AsiaPokerConfig, PaiGowPokerConfig
 from splitpoker.envs.rules.bonus.paytables import PayTable

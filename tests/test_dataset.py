@@ -10,6 +10,7 @@ from pathlib import Path
 import gymnasium as gym
 import numpy as np
 import pytest
+
 from splitpoker.agents.benchmark import tasks
 from splitpoker.agents.evaluation.evaluate import hand_seeds
 

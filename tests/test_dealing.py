@@ -1,6 +1,7 @@
 """Counter-based dealing: deterministic per (seed, round), distinct cards, uniform."""
 
 import numpy as np
+
 from splitpoker.envs.rules.play.dealing import deal_from, deal_round, stream_state
 
 

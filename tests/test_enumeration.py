@@ -5,6 +5,7 @@ import math
 import numba
 import numpy as np
 from numba import njit, prange
+
 from splitpoker.envs.rules.enumeration import (
     for_each_hand,
     hands_in,

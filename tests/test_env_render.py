@@ -3,9 +3,10 @@
 import gymnasium as gym
 import numpy as np
 import pytest
-import splitpoker.envs as envs
 from gymnasium.error import DependencyNotInstalled
 from gymnasium.wrappers import RecordVideo, RenderCollection
+
+import splitpoker.envs as envs
 from splitpoker.envs.asia_poker import AsiaPokerEnv, AsiaPokerSettingEnv
 from splitpoker.envs.render import CARD_FACE, FELT, HEIGHT, WIDTH
 

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+
 from splitpoker.envs.rules.games.game import Game
 from splitpoker.envs.rules.games.options import AsiaRules, PaiGowRules
 from splitpoker.envs.solver.dealer_table import build_dealer_table, dealer_table, table_key
@@ -128,9 +129,9 @@ def test_exact_agrees_with_monte_carlo(asia_full):
 @pytest.mark.slow
 def test_optimal_agent_matches_analyze_exact(asia_full):
     import gymnasium as gym
-    from splitpoker.agents.policies.baselines import OptimalPolicy
 
     import splitpoker  # noqa: F401
+    from splitpoker.agents.policies.baselines import OptimalPolicy
 
     game, solver = asia_full
     env = gym.make("splitpoker/AsiaPokerSetting-v0")

@@ -19,6 +19,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from numba import njit, prange
+
 from splitpoker.envs.rules.cards import JOKER, format_cards, parse_cards
 from splitpoker.envs.rules.games.asia import (
     HIGH_POS,

@@ -15,6 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from numba import njit, prange
+
 from splitpoker.envs.rules.cards import parse_cards
 from splitpoker.envs.rules.games.asia import AsiaPoker, asia_is_fouled, asia_setting_ranks
 from splitpoker.envs.rules.games.options import AsiaRules

@@ -8,7 +8,10 @@ from itertools import combinations
 
 import numpy as np
 import pytest
+
 from splitpoker.envs.rules.cards import JOKER, Rank, parse_cards
+from splitpoker.envs.rules.house_ways.asia_000 import ASIA_000_RULE_TABLE, Asia000Rule
+from splitpoker.envs.rules.house_ways.asia_borgata import BORGATA_RULE_TABLE, BorgataRule
 from splitpoker.envs.rules.house_ways.common import (
     ACE,
     JACK,
@@ -18,16 +21,9 @@ from splitpoker.envs.rules.house_ways.common import (
     group_hand,
     may_make_straight_or_flush,
 )
+from splitpoker.envs.rules.house_ways.paigow_igw import IGW_RULE_TABLE, IgwRule
 from splitpoker.envs.rules.house_ways.registry import HouseWayStyle
-from splitpoker.envs.rules.house_ways.rule_ids import (
-    ASIA_000_RULE_TABLE,
-    BORGATA_RULE_TABLE,
-    IGW_RULE_TABLE,
-    Asia000Rule,
-    BorgataRule,
-    IgwRule,
-    rule_ids,
-)
+from splitpoker.envs.rules.house_ways.rule_ids import rule_ids
 from splitpoker.envs.rules.house_ways.straights import SF_TABLE
 from splitpoker.envs.rules.ranking.categories import HandCategory
 from splitpoker.envs.rules.ranking.combinatorics import colex4, colex5

@@ -15,6 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from numba import njit
+
 from splitpoker.envs.rules.cards import parse_cards
 from splitpoker.envs.rules.games.options import PaiGowRules
 from splitpoker.envs.rules.games.paigow import PaiGowPoker, paigow_is_fouled, paigow_setting_ranks

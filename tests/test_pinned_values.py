@@ -13,6 +13,7 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
+
 from splitpoker.envs.rules.cards import format_cards, hand_array
 from splitpoker.envs.rules.games.game import Game
 from splitpoker.envs.solver.dealer_table import build_dealer_table

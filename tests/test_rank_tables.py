@@ -25,6 +25,7 @@ from math import comb
 import numpy as np
 import pytest
 from reference_eval import ref_asia_key, ref_paigow_key
+
 from splitpoker.envs.rules.cards import JOKER, format_cards, parse_cards
 from splitpoker.envs.rules.games.options import AsiaRules, PaiGowRules
 from splitpoker.envs.rules.ranking.categories import HandCategory

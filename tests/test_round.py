@@ -7,6 +7,8 @@ from __future__ import annotations
 import gymnasium as gym
 import numpy as np
 import pytest
+
+import splitpoker  # noqa: F401
 from splitpoker.agents.policies.baselines import HouseWayPolicy, OptimalPolicy, Policy
 from splitpoker.envs.config import AsiaPokerConfig, PaiGowPokerConfig
 from splitpoker.envs.rules.bonus.paytables import FORTUNE, SEED_000, PayTable
@@ -15,8 +17,6 @@ from splitpoker.envs.rules.games.game import Game
 from splitpoker.envs.rules.games.options import AsiaRules, PaiGowRules
 from splitpoker.envs.rules.play.round import Round
 from splitpoker.envs.rules.ranking.rank_tables import paigow_back_table
-
-import splitpoker  # noqa: F401
 
 # A house table: a straight pays 3 to 1, a flush 6 to 1, one hand's win is capped at $12.
 HOUSE_TABLE = {"name": "house-straight-flush", "game": "paigow", "max_payout": 12, "lines": [

@@ -3,12 +3,13 @@ DummyVecEnv of single envs, every algorithm trains on it, ``vec_env: native`` in
 
 import numpy as np
 import pytest
-import splitpoker.envs as envs
 from sb3_contrib.common.maskable.utils import get_action_masks, is_masking_supported
-from splitpoker.agents.training.run import EnvFactory, TrainConfig, make_vec_env, train
-from splitpoker.agents.training.sb3_vec import NativeVecEnv, make_native_vec_env
 from stable_baselines3.common.env_util import make_vec_env as sb3_make_vec_env
 from stable_baselines3.common.vec_env import DummyVecEnv
+
+import splitpoker.envs as envs
+from splitpoker.agents.training.run import EnvFactory, TrainConfig, make_vec_env, train
+from splitpoker.agents.training.sb3_vec import NativeVecEnv, make_native_vec_env
 
 OUTCOME_KEYS = ("setting", "fouled", "hands_won", "main_result", "main_chips", "bonus_chips", "bonus_line",
                 "net_chips", "agrees_with_house_way", "main_wager", "bonus_wager", "house_way_action",

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 import yaml
+
 from splitpoker.agents.benchmark.config import BenchmarkConfig, ConfigError
 from splitpoker.agents.training.run import TrainConfig, train
 from splitpoker.agents.training.schedules import LinearSchedule, parse_schedule, resolve_schedules
@@ -118,6 +119,7 @@ def test_benchmark_builds_the_schedule_into_the_model():
 def test_a_sweep_samples_the_start_of_a_fixed_schedule():
     """scripts/tune.py: a grid's lin_ learning rate keeps its shape, the trial's value is its start."""
     import optuna
+
     from splitpoker.agents.benchmark.config import AlgoSpec
     from splitpoker.agents.benchmark.tuning import sample_algo
     from splitpoker.agents.training.schedules import with_start

@@ -21,6 +21,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+
 import splitpoker.envs.rules as rules
 from splitpoker.envs.rules import cache
 

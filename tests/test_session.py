@@ -7,10 +7,10 @@ import gymnasium as gym
 import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env as gym_check_env
-from splitpoker.envs.session import N_SESSION_FEATURES
 from stable_baselines3.common.env_checker import check_env as sb3_check_env
 
 import splitpoker  # noqa: F401
+from splitpoker.envs.session import N_SESSION_FEATURES
 
 IDS = ["splitpoker/AsiaPokerSession-v0", "splitpoker/PaiGowPokerSession-v0"]
 
@@ -157,9 +157,10 @@ def test_callable_setter_is_used():
 
 
 def test_exact_success_of_a_policy_read_off_the_env():
+    from test_session_dp import toy
+
     from splitpoker.agents.sessions import dp as sd
     from splitpoker.agents.sessions.evaluation import RulePolicy, dp_baselines, exact_policy_success
-    from test_session_dp import toy
 
     env = gym.make(IDS[1], bankroll=40, target=80)  # Pai Gow: 0.95 wins, pushes
     dist = toy(0.29, 0.41, win=0.95, bonus_odds=(2500, 1000, 750, 250, 125, 50, 25, 5, 4, 3, 2),

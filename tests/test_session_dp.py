@@ -6,6 +6,7 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
+
 from splitpoker.agents.sessions import dp as sd
 from splitpoker.agents.sessions.round_distribution import RoundDistribution
 

@@ -85,6 +85,8 @@ def test_dp_inside_simulated_ci(game, bankroll, target):
     99.9% Wilson interval of 20,000 sessions played in the env by the DP's own policy (real deals).
     The docs' figures use 100,000 sessions and 95% intervals (scripts/evaluate_sessions.py)."""
     import gymnasium as gym
+
+    import splitpoker  # noqa: F401
     from splitpoker.agents.sessions.evaluation import (
         DPPolicy,
         dp_baselines,
@@ -93,8 +95,6 @@ def test_dp_inside_simulated_ci(game, bankroll, target):
     )
     from splitpoker.agents.sessions.round_distribution import house_way_distribution
     from splitpoker.envs.rules.games.game import Game
-
-    import splitpoker  # noqa: F401
 
     env = gym.make(f"splitpoker/{game}Session-v0", bankroll=bankroll, target=target)
     cfg = env.unwrapped.config

@@ -11,13 +11,13 @@ import gymnasium as gym
 import numpy as np
 import pytest
 import torch as th
+
+import splitpoker  # noqa: F401
 from splitpoker.agents.policies.setting_scorer import SettingScorerNet, layout_kwargs
 from splitpoker.agents.training.run import TrainConfig, load_model, train
 from splitpoker.envs.rules.games.game import Game
 from splitpoker.envs.rules.ranking.categories import HandCategory
 from splitpoker.envs.setting_features import FEATURES
-
-import splitpoker  # noqa: F401
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -66,7 +66,7 @@ def test_paigow_rows_and_bet_phase_zeros():
     assert np.all(rows[:, :11].sum(axis=1) == 1)  # one back category each
     assert np.array_equal(rows[:, 17] == 1, u.fouled)
     # the observe_settings block is still where it was
-    assert np.allclose(obs[202:244].reshape(21, 2)[:, 0], u.ranks[:, 0] / (u._table.n_classes - 1))
+    assert np.allclose(obs[202:244].reshape(21, 2)[:, 0], u.ranks[:, 0] / (u.game.table.n_classes - 1))
     with pytest.raises(ValueError, match="setting_features"):
         gym.make("splitpoker/PaiGowPoker-v0", setting_features="yes")
 
@@ -114,6 +114,7 @@ def test_config_errors_name_the_problem():
     with pytest.raises(ValueError, match="setting_features: true"):
         TrainConfig(policy="SettingScorerPolicy")
     from gymnasium import spaces
+
     from splitpoker.agents.policies.setting_scorer import SettingScorerPolicy
 
     with pytest.raises(ValueError, match="takes no net_arch"):
@@ -169,6 +170,7 @@ def test_warm_start_clones_the_teacher_then_trains(tmp_path):
     """Behaviour cloning from the house way (a cheap teacher) on a Parquet dataset lifts the
     agreement with the teacher far above an untrained policy's, then PPO fine-tunes."""
     import pyarrow.parquet as pq
+
     from splitpoker.agents.training.warm_start import read_teacher_dataset
 
     cfg = tiny(tmp_path, "maskable_ppo", "splitpoker/PaiGowPokerSetting-v0")

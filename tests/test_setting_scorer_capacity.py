@@ -15,11 +15,11 @@ import gymnasium as gym
 import numpy as np
 import pytest
 import torch as th
+
+import splitpoker  # noqa: F401
 from splitpoker.agents.exact.eval_set import game_of_env
 from splitpoker.agents.policies.setting_scorer import SettingScorerNet, layout_kwargs
 from splitpoker.agents.policies.strategy_table import StrategyTable
-
-import splitpoker  # noqa: F401
 
 pytestmark = pytest.mark.slow
 

@@ -11,7 +11,7 @@ import torch as th
 from sb3_contrib.common.maskable.distributions import MaskableCategoricalDistribution
 from splitpoker.agents.policies import setting_scorer as ss
 from splitpoker.agents.policies.setting_scorer import SettingScorerNet, layout_kwargs
-from splitpoker.envs.observation import OBS_SIZE
+from splitpoker.envs.rules.play.observation import OBS_SIZE
 from stable_baselines3.common.distributions import CategoricalDistribution
 
 import splitpoker  # noqa: F401

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+
 from splitpoker.agents.exact import strategy as es
 from splitpoker.agents.exact.solved_store import (
     MANIFEST,

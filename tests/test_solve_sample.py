@@ -16,6 +16,7 @@ import numpy as np
 import pyarrow.csv as pcsv
 import pyarrow.parquet as pq
 import pytest
+
 from splitpoker.envs.rules.cards import hand_array
 from splitpoker.envs.rules.games.game import Game
 from splitpoker.envs.rules.house_ways.batch import random_hands

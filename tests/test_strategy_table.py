@@ -7,6 +7,8 @@ import math
 import gymnasium as gym
 import numpy as np
 import pytest
+
+import splitpoker  # noqa: F401
 from splitpoker.agents.policies.baselines import BASELINES, StrategyTablePolicy, make_baseline
 from splitpoker.agents.policies.strategy_table import (
     StrategyTable,
@@ -18,8 +20,6 @@ from splitpoker.envs.rules.games.game import Game
 from splitpoker.envs.rules.games.options import PaiGowRules
 from splitpoker.envs.solver.dealer_table import build_dealer_table
 from splitpoker.envs.solver.exact import ExactSolver, solve_naive
-
-import splitpoker  # noqa: F401
 
 K = 16  # cards 0..15 (2s to 5s): C(16, 7) = 11,440 dealer hands
 GAMES = [("asia", "asia-000"), ("asia", "asia-borgata"), ("paigow", "paigow-igw")]

@@ -5,14 +5,15 @@ import copy
 
 import numpy as np
 import pytest
+
 from splitpoker.envs.rules.bonus.features import bonus_features
 from splitpoker.envs.rules.bonus.paytables import FORTUNE, SEED_000
 from splitpoker.envs.rules.cards import parse_cards
 from splitpoker.envs.rules.games.asia import AsiaPoker
 from splitpoker.envs.rules.games.paigow import PaiGowPoker
 from splitpoker.envs.rules.table.table import (
+    Phase,
     Table,
-    TablePhase,
     TableRules,
     deal_table,
     envy_line_of_hand,
@@ -220,7 +221,7 @@ def test_a_seat_that_leaves_is_not_settled_and_its_hand_is_dead():
     t.deal(deck=build_deck(piles), first_spot=1)
     t.set_hand(1, 0)
     t.leave(2)
-    assert t.phase == TablePhase.SET
+    assert t.phase == Phase.SET
     r = t.settle()
     assert list(r.seats) == [1] and r.seats[1].envy_chips == 0
 
@@ -247,6 +248,7 @@ def test_simulate_table_script_help_and_bad_input():
 @pytest.mark.slow
 def test_envy_exact_figures_and_the_published_column():
     import yaml
+
     from splitpoker.envs.rules.bonus.features import cached_feature_histogram, paytable_report
     from splitpoker.envs.rules.bonus.paytables import ENVY, PayTable
 

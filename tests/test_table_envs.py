@@ -13,6 +13,7 @@ import splitpoker  # noqa: F401  (registers the ids)
 
 pettingzoo = pytest.importorskip("pettingzoo")
 from pettingzoo.test import api_test, parallel_api_test, parallel_seed_test, seed_test  # noqa: E402
+
 from splitpoker.envs.table import asia_table_v0, paigow_table_v0  # noqa: E402
 
 MODULES = {"asia": asia_table_v0, "paigow": paigow_table_v0}
@@ -55,12 +56,13 @@ def test_wrong_phase_action_penalises_only_that_agent():
     env.reset(seed=1)
     n_bet = 28
     obs, rew, term, trunc, infos = env.step({"seat_1": n_bet + 3, "seat_2": 0, "seat_3": 0})  # a setting while betting
-    assert rew["seat_1"] == -1.0 and term["seat_1"] and not term["seat_2"]
+    assert rew["seat_1"] == -1.0 and not any(term.values())  # every agent stays until the round ends
     assert infos["seat_1"]["invalid_action"] == n_bet + 3 and "bet phase" in infos["seat_1"]["reason"]
-    assert env.agents == ["seat_2", "seat_3"]
-    obs, rew, term, trunc, infos = env.step({"seat_2": 5, "seat_3": n_bet})  # a bet while setting, a setting
-    assert rew["seat_2"] == -1.0 and "bets are over" in infos["seat_2"]["reason"]
-    assert term["seat_3"] and 1 not in env.seats.table.result.seats and 2 not in env.seats.table.result.seats
+    assert env.agents == ["seat_1", "seat_2", "seat_3"] and obs["seat_1"]["action_mask"].all()
+    obs, rew, term, trunc, infos = env.step({"seat_1": 0, "seat_2": 5, "seat_3": n_bet})  # ignored, a bet, a setting
+    assert rew["seat_1"] == 0.0 and rew["seat_2"] == -1.0 and "bets are over" in infos["seat_2"]["reason"]
+    assert all(term.values()) and env.agents == []
+    assert 1 not in env.seats.table.result.seats and 2 not in env.seats.table.result.seats
 
 
 def test_masked_fouled_setting_is_played_and_loses():
@@ -91,9 +93,13 @@ def test_raise_mode_and_actions_for_agents_not_to_act_leave_the_env_unchanged():
     env.step({"seat_1": 0, "seat_2": 0})  # still steps normally
     p = paigow_table_v0.parallel_env(num_seats=2)
     p.reset(seed=0)
-    p.step({"seat_1": 28, "seat_2": 0})  # seat 1 penalised out
+    p.step({"seat_1": 28, "seat_2": 0})  # seat 1 penalised out of the money, still an agent
+    with pytest.raises(ValueError, match="out of range"):
+        p.step({"seat_1": 10_000, "seat_2": 28})  # its later actions are ignored, but still checked
+    _, _, term, _, _ = p.step({"seat_1": 28, "seat_2": 28})
+    assert all(term.values())
     with pytest.raises(ValueError, match=r"agent\(s\) \['seat_1'\] that are not to act"):
-        p.step({"seat_1": 28, "seat_2": 28})
+        p.step({"seat_1": 28})
     with pytest.raises(ValueError, match=r"num_seats=4 \+ house_way_seats=3 = 7 seats"):
         paigow_table_v0.parallel_env(num_seats=4, house_way_seats=3)
     with pytest.raises(ValueError, match="Asia Poker has no Envy"):
@@ -239,8 +245,9 @@ def test_readme_table_example_runs():
 def test_table_make_vec_env_and_rgb_array(env_id):
     """SB3's first line, ``make_vec_env(id, n_envs=2)``, asks for ``render_mode="rgb_array"``; the
     settled frame shows the learner's setting and the dealer's (face-up ivory card pixels)."""
-    from splitpoker.envs.render import CARD_FACE
     from stable_baselines3.common.env_util import make_vec_env
+
+    from splitpoker.envs.render import CARD_FACE
 
     venv = make_vec_env(env_id, n_envs=2, env_kwargs={"other_seats": 2})
     venv.reset()

@@ -6,6 +6,8 @@ import gymnasium as gym
 import numpy as np
 import pytest
 import yaml
+
+import splitpoker  # noqa: F401
 from splitpoker.agents.evaluation.evaluate import hand_seeds, mean_ci, run_policy, summarize
 from splitpoker.agents.policies.baselines import (
     HouseWayPolicy,
@@ -22,8 +24,6 @@ from splitpoker.agents.training.run import (
     train,
 )
 from splitpoker.agents.training.state import newest_state, saved_steps
-
-import splitpoker  # noqa: F401
 
 
 def tiny(tmp_path, algo="maskable_ppo", env_id="splitpoker/AsiaPokerSetting-v0", **kw):

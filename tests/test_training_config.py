@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 import yaml
+
 from splitpoker.agents.training.config import TrainConfig, check_run_name, check_seed
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -220,6 +221,7 @@ def test_custom_policy_names_are_checked_against_their_class(monkeypatch):
     import types
 
     from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
+
     from splitpoker.agents.training import config as training_config
 
     class WidePolicy(MaskableActorCriticPolicy):

@@ -23,6 +23,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 import yaml
+
 from splitpoker.agents.training.run import load_model
 from splitpoker.agents.training.state import (
     SignalStop,

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import optuna
 import pytest
+
 from splitpoker.agents.benchmark.config import AlgoSpec, BenchmarkConfig, ConfigError
 from splitpoker.agents.benchmark.tuning import SPACES, sample_algo, tune
 

@@ -4,10 +4,12 @@ autoreset modes, masks, bad input, the PCG64 seed stream."""
 import gymnasium as gym
 import numpy as np
 import pytest
-import splitpoker.envs as envs
 from gymnasium.utils import seeding
 from gymnasium.vector import AutoresetMode
+
+import splitpoker.envs as envs
 from splitpoker.envs.asia_poker import AsiaPokerSettingEnv
+from splitpoker.envs.info import ROUND_INFO
 from splitpoker.envs.rules.cards import format_cards
 from splitpoker.envs.rules.play.seed_stream import (
     generator_from_state,
@@ -25,23 +27,6 @@ ALL_IDS = list(envs.ENV_IDS)
 ASIA_IDS = [i for i in ALL_IDS if envs.GAME_OF_ENV[i] == "asia"]
 PAIGOW_IDS = [i for i in ALL_IDS if envs.GAME_OF_ENV[i] == "paigow"]
 
-
-def _single_env_plays_masked_fouls() -> bool:
-    """True once the single envs play a masked fouled setting under ``invalid_action="penalize"``
-    (the environment semantics of issue 8 item 5) instead of penalising it."""
-    env = AsiaPokerSettingEnv(invalid_action="penalize")
-    for seed in range(50):
-        _, info = env.reset(seed=seed)
-        if env.fouled.any():
-            _, _, _, _, info = env.step(int(np.flatnonzero(env.fouled)[0]))
-            return "invalid_action" not in info
-    raise AssertionError("no hand with a fouled setting in 50 deals")
-
-
-NEW_SEMANTICS = _single_env_plays_masked_fouls()
-needs_new_single_env = pytest.mark.xfail(
-    not NEW_SEMANTICS, strict=True,
-    reason="the single env still penalises a masked fouled setting; the vector env plays it (new semantics)")
 
 # (ids, kwargs, illegal-action rate of the test policy); the illegal rate > 0 only under penalize
 CASES = [
@@ -66,9 +51,8 @@ CASES = [
     # the feature rows read every setting's values even when they are not observed themselves
     pytest.param(ASIA_IDS, {"setting_features": True, "observe_settings": False, "invalid_action": "raise"}, 0.0,
                  id="setting-features-unobserved-values"),
-    pytest.param(ALL_IDS, {"invalid_action": "penalize"}, 0.3, id="penalize-masked-fouls-played",
-                 marks=needs_new_single_env),
-    pytest.param(ALL_IDS, {}, 0.3, id="default-kwargs-any-action", marks=needs_new_single_env),
+    pytest.param(ALL_IDS, {"invalid_action": "penalize"}, 0.3, id="penalize-masked-fouls-played"),
+    pytest.param(ALL_IDS, {}, 0.3, id="default-kwargs-any-action"),
 ]
 
 
@@ -84,21 +68,25 @@ SCALAR_KEYS = ("setting", "fouled", "hands_won", "main_result", "main_chips", "b
 
 
 def _compare_info(vinfo, i, sinfo, where):
+    """The vector row carries a key (Gymnasium's ``_key`` convention) where the single env's
+    value is live; where it does not, the single env holds the key's default (ROUND_INFO). The
+    single env also reports the wagers placed before settlement, which the vector env does not."""
     assert vinfo["phase"][i] == sinfo["phase"], where
     assert np.array_equal(vinfo["action_mask"][i], sinfo["action_mask"]), where
-    if "cards" in sinfo:
-        assert vinfo["_cards"][i] and format_cards(vinfo["cards"][i]) == sinfo["cards"], where
+    if vinfo["_cards"][i]:
+        assert format_cards(vinfo["cards"][i]) == sinfo["cards"], where
     else:
-        assert not vinfo["_cards"][i], where
-    if "dealer_cards" in sinfo:
+        assert sinfo["cards"] == "", where
+    if vinfo.get("_dealer_cards", np.zeros(i + 1, bool))[i]:
         assert format_cards(vinfo["dealer_cards"][i]) == sinfo["dealer_cards"], where
+    else:
+        assert sinfo["dealer_cards"] == "", where
     for key in SCALAR_KEYS:
-        if key in sinfo:
-            assert vinfo.get(f"_{key}", np.zeros(i + 1, bool))[i], (where, key)
+        if vinfo.get(f"_{key}", np.zeros(i + 1, bool))[i]:
             v = vinfo[key][i]
             assert (v.item() if hasattr(v, "item") else v) == sinfo[key], (where, key, v, sinfo[key])
-        else:
-            assert not vinfo.get(f"_{key}", np.zeros(i + 1, bool))[i], (where, key)
+        elif key not in ("main_wager", "bonus_wager"):
+            assert sinfo[key] == ROUND_INFO[key], (where, key, sinfo[key])
 
 
 def _run_side_by_side(env_id, kwargs, illegal_rate, n_envs=4, n_steps=40, seed=11):
@@ -280,7 +268,7 @@ def test_penalize_semantics_of_the_vector_env():
     assert info["_invalid_action"].tolist() == [False, True] and info["invalid_action"][1] == 20
     assert info["reason"][1].startswith("the bet phase takes actions 0..6")
     assert info["net_chips"][1] == -15.0
-    assert info["phase"].tolist() == ["set", "done"] and not info["action_mask"][1].any()
+    assert info["phase"].tolist() == ["set", "done"] and info["action_mask"][1].all()  # never an empty mask
     for seed in range(20):
         env.reset(seed=seed)
         env.step(np.array([6, 0]))  # $500 and $5 wagers
@@ -299,7 +287,7 @@ def test_sample_legal_is_uniform_over_the_legal_actions(legal):
     """Rows with 3 legal actions of 106 (the counted fallback after the random tries) and with
     102 (a draw or two): every legal action comes up 1/L of the time within 5 standard deviations,
     never an illegal one; a row with nothing legal gives 0."""
-    from splitpoker.envs.vector.kernels import sample_legal
+    from splitpoker.envs.vector.sampling import sample_legal
 
     rows, width = 30_000, 106
     mask = np.zeros((rows, width), dtype=bool)
@@ -318,12 +306,12 @@ def test_sample_legal_is_uniform_over_the_legal_actions(legal):
 def test_step_outputs_are_in_the_kernel_order():
     """The named output rows are the rows of the blocks the kernel unpacks, in its order; the
     final observations (SAME_STEP) are the second half of the observation block."""
-    from splitpoker.envs.vector import kernels as K
-    from splitpoker.envs.vector.env import _Outputs
+    from splitpoker.envs.rules.play import kernel as K
+    from splitpoker.envs.rules.play.round_rows import Outputs
 
-    out = _Outputs(5, 202, True)
-    rows, final_base, *blocks = out.as_tuple()
-    assert len(out.as_tuple()) == len(K.OUT_FIELDS)
+    out = Outputs(5, 202, True)
+    rows, final_base, *blocks = out.fields
+    assert len(out.fields) == len(K.OUT_FIELDS)
     for block, names in zip(blocks, (K.FLOAT_ROWS, K.INT_ROWS, K.CARD_ROWS, K.FLAG_ROWS), strict=True):
         assert len(block) == len(names)
         for j, name in enumerate(names):
@@ -334,7 +322,7 @@ def test_step_outputs_are_in_the_kernel_order():
     assert rows.shape == (10, 202) and final_base == 5
     assert np.shares_memory(out.obs, rows) and out.final_obs.shape == (5, 202)
     assert out.terminated.dtype == np.bool_ and out.fouled.dtype == np.bool_ and out.cards.shape == (5, 7)
-    assert _Outputs(5, 202, False).as_tuple()[1] == -1
+    assert Outputs(5, 202, False).fields[1] == -1
 
 
 def test_sample_legal_actions_respects_masks():
@@ -429,3 +417,20 @@ def test_threaded_env_steps_in_a_forked_child():
         __import__("time").sleep(0.05)
     assert os.waitstatus_to_exitcode(status) == 0
     env.close()
+
+
+def test_object_actions_and_steps_after_close_are_refused():
+    env = AsiaPokerSettingVectorEnv(2)
+    env.reset(seed=0)
+    with pytest.raises(TypeError, match="actions must be integers .* dtype object: sub-environment 0's action is 3"):
+        env.step(np.array([3, 4], dtype=object))
+    env.close()
+    with pytest.raises(RuntimeError, match=r"step\(\) after close\(\)"):
+        env.step(np.array([0, 0]))
+    with pytest.raises(RuntimeError, match=r"reset\(\) after close\(\)"):
+        env.reset(seed=0)
+
+
+def test_num_envs_past_its_bound_is_refused():
+    with pytest.raises(ValueError, match=r"num_envs=10000000: expected an integer 1..1,048,576"):
+        gym.make_vec("splitpoker/AsiaPokerSetting-v0", num_envs=10**7, vectorization_mode="vector_entry_point")

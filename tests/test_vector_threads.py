@@ -7,6 +7,7 @@ import time
 
 import numpy as np
 import pytest
+
 from splitpoker.envs.vector.threads import BlockPool
 
 

@@ -13,6 +13,8 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
+
+import splitpoker  # noqa: F401
 from splitpoker.agents.benchmark.config import BenchmarkConfig, ConfigError
 from splitpoker.agents.policies.strategy_table import StrategyTable
 from splitpoker.agents.training.run import TrainConfig
@@ -25,8 +27,6 @@ from splitpoker.agents.training.warm_start import (
     write_teacher_dataset,
 )
 from splitpoker.envs.solver.dealer_table import build_dealer_table
-
-import splitpoker  # noqa: F401
 
 K = 16
 ENVS = {
@@ -86,7 +86,7 @@ def test_batched_dataset_equals_one_by_one(setup, tmp_path):
     assert np.allclose(values[np.arange(len(actions)), actions], np.nanmax(values, axis=1))
     u = env.unwrapped
     for i in (0, 77):  # against the table's own evaluation of the hand
-        from splitpoker.envs.observation import cards_from_observation
+        from splitpoker.envs.rules.play.observation import cards_from_observation
 
         ev = table.evaluate(cards_from_observation(obs[i])).ev
         legal = masks[i, u.setting_offset:u.setting_offset + u.n_settings]
@@ -125,6 +125,7 @@ def test_reader_refuses_files_it_cannot_read(tmp_path):
 
 def _model(env_id, kwargs, seed=0):
     from sb3_contrib import MaskablePPO
+
     from splitpoker.agents.policies.setting_scorer import SettingScorerPolicy, layout_kwargs
 
     env = gym.make(env_id, **kwargs)

@@ -206,10 +206,9 @@ class BenchmarkConfig:
 
     @classmethod
     def from_dict(cls, data: Any, where: str = "config", min_seeds: int = MIN_SEEDS) -> BenchmarkConfig:  # noqa: C901 - one check per key
+        import splitpoker  # noqa: F401  (registers the ids)
         from splitpoker.agents.policies.baselines import BASELINES
         from splitpoker.envs.registration import ALL_ENV_IDS
-
-        import splitpoker  # noqa: F401  (registers the ids)
 
         data = _check_keys(data, TOP_KEYS, where, required=("name", "envs", "algorithms", "seeds", "total_timesteps",
                                                             "eval_every"))

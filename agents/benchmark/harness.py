@@ -39,6 +39,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+
 from splitpoker.agents.benchmark import stats
 from splitpoker.agents.benchmark.config import AlgoSpec, BenchmarkConfig, EnvSpec
 from splitpoker.agents.benchmark.run import (
@@ -113,6 +114,7 @@ def write_run_info(out: Path, spec: RunSpec, data: dict, git: dict, result: dict
     d.mkdir(parents=True, exist_ok=True)
     if result is None:
         import yaml
+
         from splitpoker.agents.training.run import TrainConfig
         from splitpoker.envs.registration import VECTOR_ENTRY_POINTS
 
@@ -164,8 +166,9 @@ def prepare_tasks(cfg: BenchmarkConfig, log=print) -> dict:
     (evaluation sets solved on first use, with a progress bar), the two splits checked disjoint."""
     import sys
 
-    from splitpoker.agents.exact.eval_set import check_disjoint
     from tqdm import tqdm
+
+    from splitpoker.agents.exact.eval_set import check_disjoint
 
     out: dict = {}
     for e in cfg.envs:

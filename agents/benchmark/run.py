@@ -21,6 +21,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 import numpy as np
+
 from splitpoker.agents.benchmark.config import AlgoSpec, BenchmarkConfig, EnvSpec, resolve_policy
 from splitpoker.agents.evaluation.evaluate import hand_seeds, mean_ci, run_policy
 from splitpoker.agents.exact.eval_set import EvalSet, make_eval_env  # noqa: F401  (EvalSet: Scorer's input)
@@ -315,6 +316,7 @@ def warm_start_model(model, spec: RunSpec) -> dict:
     import tempfile
 
     import gymnasium as gym
+
     from splitpoker.agents.training.warm_start import WarmStart, warm_start
 
     ws = WarmStart.from_dict(dict(spec.algo.warm_start))

@@ -49,6 +49,7 @@ import math
 from dataclasses import dataclass, field
 
 import numpy as np
+
 from splitpoker.agents.evaluation.evaluate import Z95, mean_ci
 
 TASKS = ("setting", "card_removal", "bets", "session")
@@ -157,6 +158,7 @@ def bonus_returns(dist, bonus_levels) -> dict[float, float]:
 
 def _bets_task_data(split: str, env_id: str, kwargs: dict, evalset, log=print) -> TaskData:
     import gymnasium as gym
+
     from splitpoker.agents.sessions.round_distribution import house_way_distribution
 
     env = gym.make(env_id, **kwargs)
@@ -198,6 +200,7 @@ def bet_regret(bets: dict, main: float, bonus: float) -> float:
 
 def _session_task_data(split: str, env_id: str, kwargs: dict, log=print) -> TaskData:
     import gymnasium as gym
+
     from splitpoker.agents.sessions import dp as sd
     from splitpoker.agents.sessions.round_distribution import house_way_distribution
 
@@ -335,7 +338,7 @@ class BetsTaskScorer:
                 reward[i] += r
                 if term or trunc:
                     break
-            if "invalid_action" in info:
+            if info["invalid_action"] >= 0:  # envs/info.py: -1 when no action was penalised
                 invalid[i] = True
                 continue
             mains[i], bonuses[i], settings[i] = info["main_wager"], info["bonus_wager"], info["setting"]

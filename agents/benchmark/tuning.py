@@ -107,10 +107,11 @@ def run_trial(trial, cfg: BenchmarkConfig, env: EnvSpec, algo: AlgoSpec, evalset
     regret every ``eval_every`` steps; raises ``optuna.TrialPruned`` when pruned."""
     import optuna
     import torch
-    from splitpoker.agents.benchmark.run import RunSpec, Scorer, _regret_callback, build_model
-    from splitpoker.agents.policies.baselines import SB3Policy
     from stable_baselines3.common.callbacks import CallbackList
     from stable_baselines3.common.utils import set_random_seed
+
+    from splitpoker.agents.benchmark.run import RunSpec, Scorer, _regret_callback, build_model
+    from splitpoker.agents.policies.baselines import SB3Policy
 
     sampled = sample_algo(trial, algo)
     spec = RunSpec(env, sampled, seed, cfg.total_timesteps, cfg.eval_every, cfg.eval_hands, cfg.eval_paired_hands,
@@ -197,6 +198,7 @@ def tune(cfg: BenchmarkConfig, algo_name: str, env_label: str | None, trials: in
     """Run the missing trials of the study and return (and write to ``<out>/tune.json``) its
     summary. ``cfg`` carries the budget (``total_timesteps``, ``eval_every``) and evaluation set."""
     import optuna
+
     from splitpoker.agents.benchmark.harness import write_json_atomic
     from splitpoker.agents.exact.eval_set import load_evalset
 

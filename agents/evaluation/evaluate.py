@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-Z95 = 1.959963984540054
+from splitpoker.envs.rules.house_ways.check import Z95  # the two-sided 95% normal quantile
 
 
 @dataclass
@@ -48,8 +48,9 @@ def run_policy(env, policy, seeds: list[int], progress: Callable[[int], None] | 
             if term or trunc:
                 break
         rec.reward[i] = total
-        rec.main_result[i] = info.get("main_result", -1.0)
-        rec.fouled[i] = bool(info.get("fouled", False)) or "invalid_action" in info
+        settled = info.get("setting", -1) >= 0  # else a penalised action ended the round
+        rec.main_result[i] = info["main_result"] if settled else -1.0
+        rec.fouled[i] = bool(info.get("fouled", False)) or info.get("invalid_action", -1) >= 0
         rec.agrees[i] = bool(info.get("agrees_with_house_way", False))
         rec.settings[i] = info.get("setting", -1)
         if progress is not None:

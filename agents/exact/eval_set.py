@@ -37,6 +37,7 @@ import dataclasses
 from dataclasses import dataclass
 
 import numpy as np
+
 from splitpoker.agents.evaluation.evaluate import hand_seeds, mean_ci
 from splitpoker.envs.rules import RULES_SOURCE_DIGEST
 from splitpoker.envs.rules.cache import entry_paths, load_or_build

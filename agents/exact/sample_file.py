@@ -20,6 +20,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 
 import numpy as np
+
 from splitpoker.agents.evaluation.evaluate import mean_ci
 from splitpoker.envs.rules.games.game import Game
 from splitpoker.envs.solver import sample

@@ -41,6 +41,7 @@ import os
 from pathlib import Path
 
 import numpy as np
+
 from splitpoker.envs.rules import RULES_SOURCE_DIGEST
 from splitpoker.envs.rules.games.game import Game
 from splitpoker.envs.solver import classes as hc
@@ -73,7 +74,7 @@ def shard_schema(game: Game, key: dict):
     cols = [("class", pa.int64()), ("weight", pa.int8()), ("house_way_setting", pa.int8()),
             ("house_way_ev", pa.float64()), ("house_way_varies", pa.bool_()), ("optimal_setting", pa.int8()),
             ("optimal_ev", pa.float64()), ("n_optimal", pa.int8()), ("wins", pa.list_(pa.uint32(), n))]
-    if game.game == "paigow":
+    if game.spec.is_paigow:  # one hand each pushes
         cols.append(("pushes", pa.list_(pa.uint32(), n)))
     cols.append(("seconds", pa.float64()))
     return pa.schema(cols, metadata={b"splitpoker": json.dumps(key, sort_keys=True).encode()})
@@ -173,7 +174,7 @@ class SolvedStore:
             t = read_shard(path, game, self.key)
             classes.append(t.column("class").to_numpy())
             wins.append(list_column(t, "wins", n))
-            if game.game == "paigow":
+            if game.spec.is_paigow:
                 pushes.append(list_column(t, "pushes", n))
         self.classes = np.concatenate(classes) if classes else np.empty(0, np.int64)
         order = np.argsort(self.classes)
@@ -203,7 +204,7 @@ class SolvedStore:
         wins = np.where(fouled, 0, wins)
         pushes = np.where(fouled, 0, pushes)
         losses = np.where(fouled, n, n - wins - pushes)
-        commission = float(g.rules.commission) if g.game == "paigow" else 0.0
+        commission = g.commission
         ev = np.where(fouled, -1.0, ((1 - commission) * wins - losses) / n)
         return ExactResult(g.game, g.style.value, hand, n, wins, pushes, losses, fouled, ev, commission)
 

@@ -28,6 +28,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
+
 from splitpoker.agents.exact.solved_store import (
     FULL_POOL,
     MANIFEST,
@@ -40,6 +41,7 @@ from splitpoker.agents.exact.solved_store import (
     store_key,
     write_shard_atomic,
 )
+from splitpoker.envs.rules.checks import is_integer
 from splitpoker.envs.rules.games.game import Game
 from splitpoker.envs.rules.house_ways.registry import house_way
 from splitpoker.envs.solver import classes as hc
@@ -51,7 +53,7 @@ MAX_SAMPLE = 1_000_000
 
 def sample_classes(n: int, seed: int, reps: np.ndarray | None = None) -> np.ndarray:
     """The stratified weight-proportional sample of ``n`` classes (sorted, distinct)."""
-    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or not 2 <= n <= MAX_SAMPLE:
+    if not is_integer(n) or not 2 <= n <= MAX_SAMPLE:
         raise ValueError(f"sample={n!r}: expected an integer 2..{MAX_SAMPLE:,} (or no sample: every class)")
     w = hc.class_weights(reps=reps)
     cum = np.cumsum(w)
@@ -66,7 +68,7 @@ def sample_classes(n: int, seed: int, reps: np.ndarray | None = None) -> np.ndar
 
 
 def make_plan(sample: int | None, seed: int, shard_size: int, reps: np.ndarray | None = None) -> tuple[dict, np.ndarray]:
-    if isinstance(shard_size, bool) or not isinstance(shard_size, (int, np.integer)) or not 1 <= shard_size <= 100_000:
+    if not is_integer(shard_size) or not 1 <= shard_size <= 100_000:
         raise ValueError(f"shard_size={shard_size!r}: expected an integer 1..100,000")
     if sample is None:
         classes = np.arange(hc.N_CLASSES, dtype=np.int64)
@@ -180,7 +182,7 @@ def solve_shard(game_name: str, style: str, rules, universe: int, classes: np.nd
         hw = int(house_way(g.style_id, hand, g.rank_table, g.to_two))
         opt = res.best(prefer=hw)
         ev_key = res._exact_key()
-        scale = res.n_dealer_hands * (1 if g.game == "asia" else _commission_denominator(g))
+        scale = res.n_dealer_hands * _commission_denominator(g)
         rows["house_way_setting"][i] = hw
         rows["house_way_ev"][i], rows["house_way_varies"][i] = house_way_over_class(g, hand, ev_key, scale)
         rows["optimal_setting"][i] = opt
@@ -196,7 +198,7 @@ def solve_shard(game_name: str, style: str, rules, universe: int, classes: np.nd
 def _commission_denominator(g: Game) -> int:
     from fractions import Fraction
 
-    return Fraction(str(g.rules.commission)).denominator
+    return Fraction(str(g.commission)).denominator  # 1 without a commission (Asia Poker)
 
 
 def _ray_solve_shard(game_name, style, rules, universe, classes):
@@ -272,7 +274,7 @@ def run_plan(out: Path, game: Game, plan: dict, classes: np.ndarray, *, universe
                     task_wall, task_cpu = rows.pop("_task")
                     stats["task_wall_seconds"] += float(task_wall)
                     stats["task_cpu_seconds"] += float(task_cpu)
-                    if game.game == "asia":
+                    if not game.spec.is_paigow:  # no pushes in Asia Poker
                         rows.pop("pushes")
                     write_shard_atomic(shard_table(game, key, rows), out / shard_name(k))
                     stats["shards_solved"] += 1

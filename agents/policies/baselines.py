@@ -2,7 +2,7 @@
 
 Every policy is built for one environment's action layout (``from_env``): bet actions first
 (AsiaPoker-v0 / PaiGowPoker-v0), then the settings, then the optional house-way action. The card
-policies read the seven cards from the observation (:func:`splitpoker.envs.observation.cards_from_observation`).
+policies read the seven cards from the observation (:func:`splitpoker.envs.rules.play.observation.cards_from_observation`).
 
 Betting, for the baselines that do not learn it: ``house-way`` and ``mc-best`` bet the table
 minimum with no bonus — every bonus in the seeds has a negative expectation (docs/rules.md), so
@@ -12,8 +12,9 @@ that is the bet that loses least; ``random`` picks any legal action, bets includ
 from __future__ import annotations
 
 import numpy as np
-from splitpoker.envs.observation import PHASE, cards_from_observation
+
 from splitpoker.envs.rules.games.game import Game
+from splitpoker.envs.rules.play.observation import PHASE, cards_from_observation
 
 
 class Policy:

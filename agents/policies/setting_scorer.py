@@ -45,12 +45,13 @@ from sb3_contrib.common.maskable.distributions import (
     MaskableCategoricalDistribution,
 )
 from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
-from splitpoker.agents.policies.scorer_kernel import scorer_core
-from splitpoker.envs.observation import OBS_SIZE
 from stable_baselines3.common.distributions import CategoricalDistribution
 from stable_baselines3.common.policies import ActorCriticPolicy
 from torch import nn
 from torch.distributions import Categorical
+
+from splitpoker.agents.policies.scorer_kernel import scorer_core
+from splitpoker.envs.rules.play.observation import OBS_SIZE
 
 ACTIVATIONS = {"relu": nn.ReLU, "tanh": nn.Tanh, "elu": nn.ELU}
 LAYOUT_KEYS = ("n_settings", "setting_offset", "features_start", "n_features")

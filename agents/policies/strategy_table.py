@@ -39,9 +39,12 @@ import dataclasses
 import math
 
 import numpy as np
+
 from splitpoker.envs.rules import RULES_SOURCE_DIGEST
 from splitpoker.envs.rules.cache import load_or_build, prune
+from splitpoker.envs.rules.checks import is_integer
 from splitpoker.envs.rules.games.game import Game
+from splitpoker.envs.rules.games.spec import ASIA_ID
 from splitpoker.envs.solver.dealer_table import n_classes
 from splitpoker.envs.solver.exact import ExactResult, ExactSolver, prefix_counts, result_from_prefix
 
@@ -59,7 +62,7 @@ def strategy_key(game: Game, universe: int = 53) -> dict:
 def build_histogram(game: Game, universe: int = 53, *, dealer=None, log=None) -> np.ndarray:
     """Outcome-class counts of every dealer hand made of cards ``0..universe-1`` (no cache).
     ``dealer``: a dealer table to use (default: the cached one, built on first use)."""
-    if isinstance(universe, bool) or not isinstance(universe, (int, np.integer)) or not 7 <= universe <= 53:
+    if not is_integer(universe) or not 7 <= universe <= 53:
         raise ValueError(f"universe={universe!r}: expected an integer 7..53 (cards 0..universe-1)")
     if dealer is None:
         from splitpoker.envs.solver.dealer_table import dealer_table
@@ -125,7 +128,7 @@ class StrategyTable:
         every value combination, float64 (about 24 MB for Asia)."""
         P = self.prefix
         n = self.n_dealer_hands
-        if self.game.game == "asia":
+        if self.game.game_id == ASIA_ID:  # two of three hands win; copies lose; no push
             wins = P[:-1, :-1, -1:] + P[:-1, -1:, :-1] + P[-1:, :-1, :-1] - 2 * P[:-1, :-1, :-1]
             return (2 * wins - n) / n
         wins = P[:-1, :-1]

@@ -30,7 +30,9 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 import numpy as np
+
 from splitpoker.agents.sessions.round_distribution import RoundDistribution
+from splitpoker.envs.rules.checks import is_integer
 
 MAX_STATES = 6000  # dense linear solves: 6000^2 float64 = 288 MB
 TIE = 1e-12
@@ -253,7 +255,7 @@ def solve(dist: RoundDistribution, table: BetTable, bankroll: float, target: flo
     ``hands`` hands or with no limit."""
     model = SessionModel.build(dist, table, bankroll, target)
     if hands is not None:
-        if isinstance(hands, bool) or not isinstance(hands, (int, np.integer)) or hands < 1:
+        if not is_integer(hands) or hands < 1:
             raise ValueError(f"hands={hands!r}: expected a positive integer (or None for no limit)")
         v = np.zeros(model.n + 1)
         v[model.n] = 1.0

@@ -17,6 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
+
 from splitpoker.agents.evaluation.evaluate import Z95, hand_seeds, mean_ci
 from splitpoker.agents.sessions import dp as sd
 
@@ -29,7 +30,8 @@ class DPPolicy:
         self.name = name
 
     def act(self, obs, info) -> int:
-        return self.solution.action(info["bankroll"], info["hands_left"])
+        hands_left = info["hands_left"]  # -1: no hand limit
+        return self.solution.action(info["bankroll"], None if hands_left < 0 else hands_left)
 
 
 class RulePolicy:
@@ -78,7 +80,7 @@ def run_sessions(env, policy, seeds: list[int], progress: Callable[[int], None] 
         rec.reached[i] = bool(info.get("reached_target", False))
         rec.final_bankroll[i] = info["bankroll"]
         rec.hands[i] = info["hands_played"]
-        rec.invalid[i] = "invalid_action" in info
+        rec.invalid[i] = info.get("invalid_action", -1) >= 0
         if progress is not None:
             progress(1)
     return rec
@@ -173,7 +175,7 @@ def exact_policy_success(env, policy, dist) -> tuple[float | None, list[dict]]:
     u.reset(seed=0)
     for i in np.flatnonzero(model.live):
         u.bankroll = float(i * model.grid)
-        info = {"bankroll": u.bankroll, "hands_left": None, "action_mask": u.action_masks()}
+        info = {"bankroll": u.bankroll, "hands_left": -1, "action_mask": u.action_masks()}
         a = int(policy.act(u._observation(), info))
         if not info["action_mask"][a]:
             return 0.0, rows  # a masked bet ends the session with the penalty: never reaches the target

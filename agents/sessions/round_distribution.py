@@ -38,13 +38,20 @@ from dataclasses import dataclass, field
 import numba
 import numpy as np
 from numba import njit, prange
+
 from splitpoker.agents.evaluation.evaluate import Z95
 from splitpoker.envs.rules import RULES_SOURCE_DIGEST
-from splitpoker.envs.rules.bonus.features import cached_feature_histogram, features_sorted
+from splitpoker.envs.rules.bonus.features import (
+    N_FEATURE_CODES,
+    cached_feature_histogram,
+    features_sorted,
+)
 from splitpoker.envs.rules.bonus.paytables import PayTable
 from splitpoker.envs.rules.cache import load_or_build
+from splitpoker.envs.rules.checks import is_integer
 from splitpoker.envs.rules.games.game import Game
 from splitpoker.envs.rules.house_ways.batch import house_way_round
+from splitpoker.envs.rules.play.dealing import MASK63
 
 DEFAULT_ROUNDS = 20_000_000
 WIN, PUSH, LOSS = 0, 1, 2
@@ -138,9 +145,8 @@ class RoundDistribution:
 
 
 def _main_results(game: Game) -> tuple[float, float, float]:
-    if game.game == "asia":
-        return (1.0, 0.0, -1.0)
-    return (1.0 - float(game.rules.commission), 0.0, -1.0)
+    """The main wager's (win, push, loss) per unit: a win pays even money less the commission."""
+    return (1.0 - game.commission, 0.0, -1.0)
 
 
 def _line_columns(paytable: PayTable | None) -> tuple[np.ndarray, tuple[float, ...], float | None]:
@@ -154,11 +160,11 @@ def simulated_counts(game: Game, paytable: PayTable | None, rounds: int = DEFAUL
     """``int64[3, n_lines + 1]`` joint counts of house way vs house way over ``rounds`` deals,
     cached in the user cache directory (key: game, style, ranking options, pay table lines,
     rounds, seed, rules sources)."""
-    if isinstance(rounds, bool) or not isinstance(rounds, (int, np.integer)) or rounds < 1000:
+    if not is_integer(rounds) or rounds < 1000:
         raise ValueError(f"rounds={rounds!r}: expected an integer of at least 1000")
     loc, odds, _ = _line_columns(paytable)
     if loc is None:
-        loc = np.full(1 << 17, -1, dtype=np.int64)
+        loc = np.full(N_FEATURE_CODES, -1, dtype=np.int64)
     n_cols = len(odds) + 1
     rules = {k: v for k, v in game.rules.__dict__.items() if k != "commission"}
     key = {"what": "house way vs house way joint main/bonus counts", "format": 1, "game": game.game,
@@ -168,7 +174,7 @@ def simulated_counts(game: Game, paytable: PayTable | None, rounds: int = DEFAUL
     def build():
         nt = numba.config.NUMBA_NUM_THREADS
         counts = np.zeros((nt, 3, n_cols), dtype=np.int64)
-        simulate_joint(game.style_id, int(seed) & ((1 << 63) - 1), int(rounds), game.rank_table, game.to_two,
+        simulate_joint(game.style_id, int(seed) & MASK63, int(rounds), game.rank_table, game.to_two,
                        game.bonus_categories, loc, counts)
         return counts.sum(axis=0)
 

@@ -132,9 +132,8 @@ def algo_class(name: str):
 
 def env_class(env_id: str):
     """The environment class registered under ``env_id`` (``splitpoker.envs.registration.ALL_ENV_IDS``)."""
-    from splitpoker.envs.registration import ALL_ENV_IDS as known
-
     import splitpoker  # noqa: F401  (registers the ids)
+    from splitpoker.envs.registration import ALL_ENV_IDS as known
 
     if env_id not in known:
         raise ValueError(f"unknown env id {env_id!r}{_hint(env_id, known)}: expected one of {list(known)}")

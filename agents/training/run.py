@@ -136,7 +136,7 @@ def metrics_callback():
                 self.sums["fouled"] += float(bool(info.get("fouled", False)))
                 self.sums["agree"] += float(bool(info.get("agrees_with_house_way", False)))
                 self.sums["bonus"] += float(info.get("bonus_wager", 0.0) > 0)
-                self.sums["invalid"] += float("invalid_action" in info)
+                self.sums["invalid"] += float(info.get("invalid_action", -1) >= 0)
             return True
 
         def _on_rollout_end(self) -> None:

@@ -12,10 +12,9 @@ SB3's conventions, which differ from Gymnasium's vector API:
   finished sub-environment, its final observation in ``infos[i]["terminal_observation"]`` and
   ``infos[i]["TimeLimit.truncated"] = False`` (the envs never truncate) — the native env runs in
   ``AutoresetMode.SAME_STEP``;
-* ``infos`` is a list of dicts, one per sub-environment; a finished one carries the single env's
-  outcome keys (``setting``, ``fouled``, ``hands_won``, ``main_result``, ``main_chips``,
-  ``bonus_chips``, ``net_chips``, ``agrees_with_house_way``, ``main_wager``, ``bonus_wager``,
-  ``house_way_action``, or ``invalid_action`` and ``reason``), which the training metrics read;
+* ``infos`` is a list of dicts, one per sub-environment; a finished one carries what the single
+  env's final ``info`` holds (every key of :data:`splitpoker.envs.info.ROUND_INFO`, cards as
+  text), which the training metrics read;
 * rewards are float32, dones bool.
 
 Wrap with ``VecMonitor`` for episode statistics (:func:`make_native_vec_env` does).
@@ -31,8 +30,8 @@ import numpy as np
 from gymnasium.vector import AutoresetMode
 from stable_baselines3.common.vec_env import VecEnv, VecMonitor
 
-_INFO_KEYS = ("setting", "fouled", "hands_won", "main_result", "main_chips", "bonus_chips", "net_chips",
-              "agrees_with_house_way", "main_wager", "bonus_wager", "house_way_action")
+from splitpoker.envs.info import ROUND_INFO, complete
+from splitpoker.envs.rules.cards import format_cards
 
 
 class NativeVecEnv(VecEnv):
@@ -74,23 +73,20 @@ class NativeVecEnv(VecEnv):
         infos: list[dict[str, Any]] = [{} for _ in range(self.num_envs)]
         if dones.any():
             final = info["final_info"]
-            columns = {k: final[k].tolist() for k in _INFO_KEYS if k in final}
-            settled = final.get("_setting")
-            invalid = final.get("_invalid_action")
             final_obs = info["final_obs"]
+            # one column per key with the rows that carry it (Gymnasium's "_key" masks), converted once
+            columns = [(k, v if k in ("cards", "dealer_cards") else v.tolist(), final[f"_{k}"])
+                       for k, v in final.items() if not k.startswith("_") and k not in ("action_mask", "phase")]
+            masks = final["action_mask"]
             for i in np.flatnonzero(dones).tolist():
-                d = infos[i]
+                d: dict[str, Any] = {"action_mask": masks[i], "phase": "done"}
+                for k, col, has in columns:
+                    if has[i]:
+                        d[k] = format_cards(col[i]) if k in ("cards", "dealer_cards") else col[i]
+                d = complete(d, ROUND_INFO)
                 d["terminal_observation"] = final_obs[i]
                 d["TimeLimit.truncated"] = False
-                if settled is not None and settled[i]:
-                    for k, col in columns.items():
-                        d[k] = col[i]
-                    line = final["bonus_line"][i]
-                    d["bonus_line"] = line
-                elif invalid is not None and invalid[i]:
-                    d["invalid_action"] = int(final["invalid_action"][i])
-                    d["reason"] = final["reason"][i]
-                    d["net_chips"] = float(final["net_chips"][i])
+                infos[i] = d
         self._obs = obs
         return obs, rewards.astype(np.float32), dones, infos
 

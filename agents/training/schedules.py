@@ -83,11 +83,6 @@ def parse_schedule(value: str, name: str = "learning_rate") -> LinearSchedule:
     return LinearSchedule(initial, final)
 
 
-def initial_value(value: Any) -> Any:
-    """A schedule string's start value (a number is returned as is): what range checks look at."""
-    return parse_schedule(value).initial if isinstance(value, str) else value
-
-
 def resolve_schedules(algo_kwargs: dict[str, Any], where: str = "algo_kwargs") -> dict[str, Any]:
     """``algo_kwargs`` with every schedule string of :data:`SCHEDULE_KEYS` replaced by its
     :class:`LinearSchedule` (what the algorithm's constructor is given); other values untouched."""

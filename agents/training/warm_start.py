@@ -68,6 +68,8 @@ from pathlib import Path
 
 import numpy as np
 
+from splitpoker.envs.rules.checks import is_integer
+
 TEACHERS = ("table", "house-way", "mc-best", "optimal")
 #: the teachers that value every setting (``target: soft`` needs them)
 VALUE_TEACHERS = ("table", "mc-best", "optimal")
@@ -135,9 +137,10 @@ def write_teacher_dataset(env, teacher: str, hands: int, seed: int, path: str | 
     ``teacher`` (:func:`batched_path_available`), False never, True requires it."""
     import pyarrow as pa
     import pyarrow.parquet as pq
+
     from splitpoker.agents.evaluation.evaluate import hand_seeds
 
-    if isinstance(hands, bool) or not isinstance(hands, (int, np.integer)) or hands < 1:
+    if not is_integer(hands) or hands < 1:
         raise ValueError(f"hands={hands!r}: expected a positive integer (hands to deal to the teacher)")
     if teacher not in TEACHERS:
         raise ValueError(f"teacher {teacher!r}: expected one of {TEACHERS}")
@@ -249,7 +252,7 @@ def _rows_one_by_one(env, teacher, seeds, seed, progress, table):
     """The general path: play each hand with the teacher through ``env.step``; values from the
     teacher's own computation of the hand (table EVs, exact EVs, Monte Carlo means)."""
     from splitpoker.agents.policies.baselines import make_baseline
-    from splitpoker.envs.observation import PHASE, cards_from_observation
+    from splitpoker.envs.rules.play.observation import PHASE, cards_from_observation
 
     extra = {"seed": seed} if teacher == "mc-best" else {"table": table} if teacher == "table" and table is not None else {}
     policy = make_baseline(teacher, env, **extra)

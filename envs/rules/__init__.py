@@ -4,8 +4,8 @@ Imports only the standard library, numpy and numba (a test checks it).
 
 Numba's on-disk cache does not notice when a function *called by* a cached function changes (a
 house-way rule edited, say), and would then run stale machine code. So before any kernel is
-decorated, the cache directory is set to ``<cache root>/numba/<hash of the package sources>``:
-any change to the sources starts a fresh cache. The cache root is ``$SPLITPOKER_CACHE_DIR`` or
+decorated, the cache directory is set to ``<cache root>/numba/<hash of the sources the kernels
+reach>`` (:mod:`splitpoker.envs.rules.source_digest`): any change to those starts a fresh cache. The cache root is ``$SPLITPOKER_CACHE_DIR`` or
 ``~/.cache/splitpoker`` (see :mod:`splitpoker.envs.rules.cache`); if it is unusable, a temporary directory
 (with a warning), never the source tree (:mod:`splitpoker.envs.rules.numba_cache`).
 
@@ -13,21 +13,25 @@ Importing writes and deletes nothing on disk: directories are made, and old cach
 something is first saved.
 """
 
-import hashlib as _hashlib
 from pathlib import Path as _Path
 
-
-def _digest(paths, root) -> str:
-    digest = _hashlib.sha256()
-    for path in sorted(paths):
-        digest.update(str(path.relative_to(root)).encode())
-        digest.update(path.read_bytes())
-    return digest.hexdigest()[:16]
+from splitpoker.envs.rules import source_digest as _source_digest
 
 
-#: Hash of the rules core's sources: part of the cache key of anything computed from the rules
-#: (dealer tables), so a changed rule or house way never reuses a stale table.
-RULES_SOURCE_DIGEST = _digest(_Path(__file__).resolve().parent.rglob("*.py"), _Path(__file__).resolve().parent)
+def __getattr__(name: str):
+    """``RULES_SOURCE_DIGEST``, computed on first use (:mod:`splitpoker.envs.rules.source_digest`)."""
+    if name == "RULES_SOURCE_DIGEST":
+        here = _Path(__file__).resolve().parent
+        value = _source_digest.code_digest(here.rglob("*.py"), here)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+#: ``RULES_SOURCE_DIGEST``: hash of what the rules core's code does (docstrings, comments and
+#: formatting excluded): part of the cache key of anything computed from the rules (dealer
+#: tables, bonus histograms, evaluation sets), so a changed rule or house way never reuses a stale
+#: table and a docstring edit never rebuilds one. Computed on first use (about 0.2 s).
 
 
 def _configure_numba_cache():

@@ -28,6 +28,8 @@ from enum import IntEnum
 
 import numpy as np
 
+from splitpoker.envs.rules.checks import is_integer
+
 N_RANKS = 13
 N_SUITS = 4
 N_STANDARD = 52
@@ -87,7 +89,7 @@ def card_suit(card: int) -> int:
 
 def check_card(card: object) -> int:
     """Return ``card`` as int if it is a valid card integer 0..52, else raise naming it."""
-    if isinstance(card, bool) or not isinstance(card, (int, np.integer)):
+    if not is_integer(card):
         raise TypeError(f"card {card!r} is not an integer: expected 0..52 (rank*4+suit, joker 52)")
     if not 0 <= int(card) <= JOKER:
         raise ValueError(f"card {card!r} out of range: expected 0..52 (rank*4+suit, joker 52)")
@@ -191,7 +193,7 @@ class SevenCardGame:
 
     @classmethod
     def _check_setting(cls, s) -> int:
-        if isinstance(s, bool) or not isinstance(s, (int, np.integer)) or not 0 <= int(s) < cls.n_settings:
+        if not is_integer(s) or not 0 <= int(s) < cls.n_settings:
             raise ValueError(f"setting {s!r} out of range: expected an integer 0..{cls.n_settings - 1}")
         return int(s)
 

@@ -24,6 +24,7 @@ from contextlib import contextmanager
 import numba
 import numpy as np
 from numba import njit
+
 from splitpoker.envs.rules.ranking.combinatorics import BINOM
 
 

@@ -2,8 +2,9 @@
 
 Numba's on-disk cache does not notice when a function *called by* a cached function changes (a
 house-way rule edited, say), and would then run stale machine code. So the kernels are cached in
-``<cache root>/numba/<hash of the envs package sources>``: any change to the sources starts a
-fresh cache (:func:`configure`, called by ``splitpoker.envs.rules`` before any kernel is defined).
+``<cache root>/numba/<hash of the sources the kernels reach>``: any change to those starts a
+fresh cache (an edit to a module no kernel imports, such as an environment's Python wrapper,
+does not) (:func:`configure`, called by ``splitpoker.envs.rules`` before any kernel is defined).
 
 Numba's own fallback, when that directory is unusable, is the ``__pycache__`` folder next to the
 sources (12 MB written into a checkout). This module puts its own locator,
@@ -25,7 +26,6 @@ and the two most recently used others stay, as other checkouts or versions may s
 
 from __future__ import annotations
 
-import hashlib
 import os
 import shutil
 import tempfile
@@ -38,12 +38,12 @@ KEEP_OTHERS = 2  # numba directories of other source versions kept when pruning
 
 
 def source_digest(package: Path) -> str:
-    """Hash of the names and contents of every ``*.py`` under ``package``."""
-    digest = hashlib.sha256()
-    for path in sorted(package.rglob("*.py")):
-        digest.update(str(path.relative_to(package)).encode())
-        digest.update(path.read_bytes())
-    return digest.hexdigest()[:16]
+    """Hash of the sources numba's kernels under ``package`` can reach: the modules that use
+    numba and every module of the package they import (:func:`~splitpoker.envs.rules.source_digest.kernel_sources`)."""
+    from splitpoker.envs.rules.source_digest import bytes_digest, kernel_sources
+
+    package = Path(package)
+    return bytes_digest(kernel_sources(package), package)
 
 
 def directory_problem(path: Path) -> str | None:

@@ -35,9 +35,9 @@ import math
 
 import numpy as np
 from numba import njit, prange
+
 from splitpoker.envs.rules.cache import load_or_build
-from splitpoker.envs.rules.games.asia import HIGH_POS, LOW_POS, MEDIUM_POS
-from splitpoker.envs.rules.games.paigow import BACK_POS, FRONT_POS
+from splitpoker.envs.rules.games.spec import GAMES, get_spec
 from splitpoker.envs.rules.ranking.combinatorics import BINOM, colex_unrank
 
 JOKER = 52
@@ -278,23 +278,18 @@ def class_weights(classes=None, reps: np.ndarray | None = None) -> np.ndarray:
 # ---- settings, card for card -----------------------------------------------------------------
 
 def _slot_codes(game: str) -> tuple[np.ndarray, dict[tuple, int]]:
-    """Per setting, the slot of each of the 7 positions (Asia: 0 high, 1 medium, 2 low; Pai Gow:
-    0 back, 1 front), and the way back."""
-    if game == "asia":
-        slots = np.zeros((len(LOW_POS), 7), dtype=np.int64)
-        for s in range(len(LOW_POS)):
-            slots[s, MEDIUM_POS[s]] = 1
-            slots[s, LOW_POS[s]] = 2
-            assert (slots[s, HIGH_POS[s]] == 0).all()
-    else:
-        slots = np.zeros((len(FRONT_POS), 7), dtype=np.int64)
-        for s in range(len(FRONT_POS)):
-            slots[s, FRONT_POS[s]] = 1
-            assert (slots[s, BACK_POS[s]] == 0).all()
+    """Per setting, the slot of each of the 7 positions (the spec's slot order: Asia 0 high,
+    1 medium, 2 low; Pai Gow 0 back, 1 front), and the way back."""
+    spec = get_spec(game)
+    slots = np.full((spec.n_settings, 7), -1, dtype=np.int64)
+    for k, positions in enumerate(spec.positions):
+        for s in range(spec.n_settings):
+            slots[s, positions[s]] = k
+    assert (slots >= 0).all()  # every card in exactly one hand
     return slots, {tuple(row): s for s, row in enumerate(slots.tolist())}
 
 
-_SLOTS = {g: _slot_codes(g) for g in ("asia", "paigow")}
+_SLOTS = {g: _slot_codes(g) for g in GAMES}
 
 
 def setting_map(game: str, hand, canon=None) -> np.ndarray:

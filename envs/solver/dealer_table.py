@@ -25,12 +25,13 @@ import time
 
 import numpy as np
 from numba import njit, prange
+
 from splitpoker.envs.rules import RULES_SOURCE_DIGEST
 from splitpoker.envs.rules.cache import load_or_build
 from splitpoker.envs.rules.enumeration import for_each_hand, run_in_batches, top_two_tasks
-from splitpoker.envs.rules.games.asia import asia_setting_ranks
 from splitpoker.envs.rules.games.game import Game
-from splitpoker.envs.rules.games.paigow import paigow_setting_ranks
+from splitpoker.envs.rules.games.outcome import setting_values
+from splitpoker.envs.rules.games.spec import ASIA_ID
 from splitpoker.envs.rules.house_ways.registry import house_way
 from splitpoker.envs.rules.ranking.combinatorics import BINOM
 
@@ -41,7 +42,7 @@ N_LOW = 13
 
 def n_classes(game: Game) -> int:
     n_rank = int(game.engine.table.n_classes)
-    return n_rank * N_MEDIUM * N_LOW if game.game == "asia" else n_rank * N_MEDIUM
+    return n_rank * N_MEDIUM * (N_LOW if game.spec.ranks_width == 3 else 1)
 
 
 def table_key(game: Game, universe: int = 53) -> dict:
@@ -52,25 +53,26 @@ def table_key(game: Game, universe: int = 53) -> dict:
 
 
 @njit(cache=True, inline="always")
-def outcome_class(asia, style_id, hand, rank_table, to_two):
+def outcome_class(game_id, style_id, hand, rank_table, to_two):
+    """The dealer's outcome class: its house-way setting's values as one index (Asia
+    ``(high * N_MEDIUM + medium) * N_LOW + low``, Pai Gow ``back * N_MEDIUM + front``)."""
     s = house_way(style_id, hand, rank_table, to_two)
-    if asia:
-        h, m, lo = asia_setting_ranks(hand, s, rank_table)
-        return (h * 91 + m) * 13 + lo
-    b, f = paigow_setting_ranks(hand, s, rank_table)
-    return b * 91 + f
+    v0, v1, v2 = setting_values(game_id, hand, s, rank_table)
+    if game_id == ASIA_ID:
+        return (v0 * N_MEDIUM + v1) * N_LOW + v2
+    return v0 * N_MEDIUM + v1
 
 
 @njit(cache=True)  # a visitor: never inline="always" (see splitpoker.envs.rules.enumeration)
 def _store_class(hand, index, args):
-    asia, style_id, rank_table, to_two, out = args
-    out[index] = outcome_class(asia, style_id, hand, rank_table, to_two)
+    game_id, style_id, rank_table, to_two, out = args
+    out[index] = outcome_class(game_id, style_id, hand, rank_table, to_two)
 
 
 @njit(cache=True, parallel=True)
-def _build_tasks(asia, style_id, tasks, rank_table, to_two, out):
+def _build_tasks(game_id, style_id, tasks, rank_table, to_two, out):
     for k in prange(tasks.shape[0]):
-        for_each_hand(tasks[k, 0], tasks[k, 1], _store_class, (asia, style_id, rank_table, to_two, out))
+        for_each_hand(tasks[k, 0], tasks[k, 1], _store_class, (game_id, style_id, rank_table, to_two, out))
 
 
 def build_dealer_table(game: Game, universe: int = 53, progress=None, n_batches: int = 100) -> np.ndarray:
@@ -79,7 +81,7 @@ def build_dealer_table(game: Game, universe: int = 53, progress=None, n_batches:
         raise ValueError(f"universe={universe!r}: expected 7..53 cards")
     out = np.empty(int(BINOM[universe, 7]), dtype=np.uint32)
     run_in_batches(top_two_tasks(universe),
-                   lambda batch: _build_tasks(game.game == "asia", game.style_id, batch, game.rank_table, game.to_two, out),
+                   lambda batch: _build_tasks(game.game_id, game.style_id, batch, game.rank_table, game.to_two, out),
                    progress, n_batches)
     return out
 

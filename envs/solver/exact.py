@@ -27,10 +27,11 @@ from fractions import Fraction
 import numba
 import numpy as np
 from numba import njit, prange
+
 from splitpoker.envs.rules.enumeration import dynamic_scheduling, for_each_hand, top_two_tasks
-from splitpoker.envs.rules.games.asia import asia_hands_won, asia_setting_ranks
 from splitpoker.envs.rules.games.game import Game
-from splitpoker.envs.rules.games.paigow import paigow_hands_won, paigow_setting_ranks
+from splitpoker.envs.rules.games.outcome import hands_won, setting_values
+from splitpoker.envs.rules.games.spec import ASIA_ID
 from splitpoker.envs.rules.house_ways.registry import house_way
 from splitpoker.envs.rules.ranking.combinatorics import BINOM
 from splitpoker.envs.solver.dealer_table import N_LOW, N_MEDIUM, dealer_table, n_classes
@@ -95,9 +96,8 @@ class ExactResult:
 
     def ev_fraction(self, s: int) -> Fraction:
         """EV of setting ``s`` as an exact rational (commission taken as its decimal value)."""
-        c = Fraction(str(self.commission))
-        return ((1 - c) * int(self.wins[s]) - int(self.losses[s])) / self.n_dealer_hands if self.game == "paigow" \
-            else Fraction(int(self.wins[s]) - int(self.losses[s]), self.n_dealer_hands)
+        c = Fraction(str(self.commission))  # 0 in Asia Poker
+        return ((1 - c) * int(self.wins[s]) - int(self.losses[s])) / self.n_dealer_hands
 
     def optimal_settings(self) -> np.ndarray:
         """All settings with the maximal EV (compared exactly, by integer counts)."""
@@ -105,9 +105,7 @@ class ExactResult:
         return np.flatnonzero(key == key.max())
 
     def _exact_key(self) -> np.ndarray:
-        if self.game == "asia":
-            return self.wins - self.losses
-        # (1 - c) W - L compared exactly with c as a rational p/q: q W - p W - q L
+        # (1 - c) W - L compared exactly with c as a rational p/q: q W - p W - q L (Asia: c = 0, W - L)
         c = Fraction(str(self.commission))
         p, q = c.numerator, c.denominator
         return (q - p) * self.wins - q * self.losses
@@ -126,7 +124,7 @@ def prefix_counts(game: Game, hist: np.ndarray) -> np.ndarray:
     (Pai Gow) = dealer hands whose every hand value is strictly below ``(h, m, l)``; the last
     index along an axis means "any value" (``P[-1, -1, -1]`` is the number of dealer hands)."""
     n_rank = int(game.engine.table.n_classes)
-    if game.game == "asia":
+    if game.game_id == ASIA_ID:  # three hands: the prefix sums are 3-dimensional
         P = np.zeros((n_rank + 1, N_MEDIUM + 1, N_LOW + 1), dtype=np.int64)
         P[1:, 1:, 1:] = hist.reshape(n_rank, N_MEDIUM, N_LOW).cumsum(0).cumsum(1).cumsum(2)
     else:
@@ -142,7 +140,7 @@ def result_from_prefix(game: Game, P: np.ndarray, hand: np.ndarray, ranks: np.nd
     (:func:`prefix_counts`). Shared by :meth:`ExactSolver.solve` and the strategy table
     (:mod:`splitpoker.agents.policies.strategy_table`), which histograms every dealer hand of the full deck."""
     g = game
-    if g.game == "asia":
+    if g.game_id == ASIA_ID:  # two of three hands win; copies lose; no push
         n = int(P[-1, -1, -1])
         ph, pm, pl = ranks[:, 0], ranks[:, 1], ranks[:, 2]
         wins = P[ph, pm, N_LOW] + P[ph, N_MEDIUM, pl] + P[-1, pm, pl] - 2 * P[ph, pm, pl]
@@ -174,7 +172,6 @@ class ExactSolver:
         self.game = game
         self.table = dealer_table(game, log=log, progress=progress) if table is None else table
         self.n_classes = n_classes(game)
-        self._n_rank = int(game.engine.table.n_classes)
         self._hists = None
 
     def histogram(self, pool: np.ndarray, parallel: bool = True) -> np.ndarray:
@@ -217,33 +214,29 @@ class ExactSolver:
 @njit(cache=True)  # a visitor: never inline="always" (see splitpoker.envs.rules.enumeration)
 def _naive_hand(positions, index, args):
     """Set the dealer hand at ``positions`` of the pool by the house way; score every setting."""
-    asia, style_id, pool, rank_table, to_two, ranks, fouled, wins, pushes, d = args
+    game_id, style_id, pool, rank_table, to_two, ranks, fouled, wins, pushes, d = args
     for j in range(7):
         d[j] = pool[positions[j]]
     ds = house_way(style_id, d, rank_table, to_two)
-    if asia:
-        dh, dm, dl = asia_setting_ranks(d, ds, rank_table)
-        for s in range(ranks.shape[0]):
-            if not fouled[s] and asia_hands_won(ranks[s, 0], ranks[s, 1], ranks[s, 2], dh, dm, dl) >= 2:
-                wins[s] += 1
-    else:
-        db, df = paigow_setting_ranks(d, ds, rank_table)
-        for s in range(ranks.shape[0]):
-            if not fouled[s]:
-                won = paigow_hands_won(ranks[s, 0], ranks[s, 1], db, df)
-                if won == 2:
-                    wins[s] += 1
-                elif won == 1:
-                    pushes[s] += 1
+    d0, d1, d2 = setting_values(game_id, d, ds, rank_table)
+    asia = game_id == ASIA_ID
+    for s in range(ranks.shape[0]):
+        if fouled[s]:
+            continue
+        won = hands_won(game_id, ranks[s, 0], ranks[s, 1], ranks[s, 2] if asia else 0, d0, d1, d2)
+        if won >= 2:  # Asia: two of three; Pai Gow: both
+            wins[s] += 1
+        elif won == 1 and not asia:  # Pai Gow: one each pushes
+            pushes[s] += 1
 
 
 @njit(cache=True, parallel=True)
-def naive_counts(asia, style_id, pool, rank_table, to_two, ranks, fouled, tasks, wins, pushes):
+def naive_counts(game_id, style_id, pool, rank_table, to_two, ranks, fouled, tasks, wins, pushes):
     """Brute force: for every 7-card dealer hand of ``pool`` run the house way, then compare with
     every non-fouled player setting. ``wins[t, s]`` / ``pushes[t, s]`` per thread ``t``."""
     for k in prange(tasks.shape[0]):
         t = numba.get_thread_id()
-        args = (asia, style_id, pool, rank_table, to_two, ranks, fouled, wins[t], pushes[t], np.empty(7, dtype=np.int64))
+        args = (game_id, style_id, pool, rank_table, to_two, ranks, fouled, wins[t], pushes[t], np.empty(7, dtype=np.int64))
         for_each_hand(tasks[k, 0], tasks[k, 1], _naive_hand, args)
 
 
@@ -256,13 +249,13 @@ def solve_naive(game: Game, cards, pool=None) -> ExactResult:
     wins = np.zeros((nt, game.n_settings), dtype=np.int64)
     pushes = np.zeros((nt, game.n_settings), dtype=np.int64)
     with dynamic_scheduling():
-        naive_counts(game.game == "asia", game.style_id, pool, game.rank_table, game.to_two, ranks, fouled,
+        naive_counts(game.game_id, game.style_id, pool, game.rank_table, game.to_two, ranks, fouled,
                      top_two_tasks(pool.size), wins, pushes)
     n = math.comb(pool.size, 7)
     w = wins.sum(axis=0)
     p = pushes.sum(axis=0)
     losses = n - w - p
-    c = float(getattr(game.rules, "commission", 0.0)) if game.game == "paigow" else 0.0
-    ev = np.where(fouled, -1.0, ((1 - c) * w - losses) / n if game.game == "paigow" else (w - losses) / n)
+    c = float(game.commission)
+    ev = np.where(fouled, -1.0, ((1 - c) * w - losses) / n)
     return ExactResult(game.game, game.style.value, hand, n, w, p, losses, fouled, ev, c)
 

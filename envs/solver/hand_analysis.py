@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import numpy as np
+
 from splitpoker.envs.rules.cards import format_card
 from splitpoker.envs.rules.games.game import Game
 
@@ -19,10 +20,10 @@ def setting_entry(game: Game, hand, s, ev, se, method="monte-carlo") -> dict:
     """One setting of ``hand``: its hands as card names, their categories, fouled, EV, stderr."""
     d = game.describe(hand, s)
     hands = {k: [format_card(c) for c in v] for k, v in d.hands().items()}
-    if game.game == "asia":
-        cats = {"high": d.high_category.label, "medium": d.medium_category.label, "low": "High Card"}
-    else:
-        cats = {"back": d.back_category.label, "front": d.front_category.label}
+    cats = {}
+    for slot in game.slots:
+        category = getattr(d, f"{slot}_category", None)  # a one-card hand has none: it is a high card
+        cats[slot] = category.label if category is not None else "High Card"
     return {"setting": int(s), "hands": hands, "categories": cats, "fouled": bool(d.fouled),
             "ev": float(ev), "stderr": float(se), "method": method}
 

@@ -23,7 +23,9 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import numpy as np
+
 from splitpoker.envs.rules.cards import format_cards
+from splitpoker.envs.rules.checks import is_integer
 from splitpoker.envs.rules.games.game import Game
 from splitpoker.envs.rules.house_ways.batch import random_hands
 from splitpoker.envs.rules.ranking.combinatorics import BINOM
@@ -53,7 +55,7 @@ def columns(game: Game) -> list[tuple[str, str]]:
 
 def check_max_pool_card(k: int) -> int:
     """``k`` if it is a valid dealer-pool bound (14..52, or 53 for the full game), else ValueError."""
-    if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or not MIN_POOL <= k <= FULL_POOL:
+    if not is_integer(k) or not MIN_POOL <= k <= FULL_POOL:
         raise ValueError(f"--max-pool-card {k}: expected 14..52 (the dealer needs 7 unseen cards below K)")
     return int(k)
 

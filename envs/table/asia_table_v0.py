@@ -27,9 +27,11 @@ one-hot seat number; ``observe_settings=True`` appends 105 × 3 setting values.
 At settlement, each agent's net chips (ante result + bonus result) / ``reward_unit`` (default $5).
 
 ## Episode End
-All agents terminate after the set step; invalid actions as in ``paigow_table_v0`` (default
-``invalid_action="penalize"``: a fouled setting is played and loses, a wrong-phase action ends
-that agent's episode with ``-invalid_action_penalty``; ``"raise"`` raises).
+All agents terminate together when the round ends (after the set step); invalid actions as in
+``paigow_table_v0`` (default ``invalid_action="penalize"``: a fouled setting is played and loses,
+a wrong-phase action ends that agent's round with ``-invalid_action_penalty`` at once, the agent
+staying in ``agents`` until the round ends with its later actions ignored; ``"raise"`` raises).
+Masks are never all zero: a seat whose round is over has every action marked.
 
 ## Arguments
 ``asia_table_v0.env(num_seats=1..6, house_way_seats=0, seats=None, house_way_bet=(5, 0),
@@ -38,6 +40,9 @@ config=AsiaPokerConfig | dict | None, render_mode=None | "ansi" | "human", **fie
 
 ## Version History
 * v0: initial release.
+* v0, revised in 0.2: every agent stays in ``agents`` until the round ends (a penalised one with
+  its reward at once and its later actions ignored); masks never all zero; ``info`` with the same
+  keys at every step, never ``None``.
 """
 
 from __future__ import annotations

@@ -7,8 +7,14 @@ from typing import Any
 import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
+
+from splitpoker.envs.actions import as_action
 from splitpoker.envs.config import AsiaPokerConfig, PaiGowPokerConfig
-from splitpoker.envs.rules.table.table import MAX_SEATS, TablePhase
+from splitpoker.envs.rules.checks import is_integer
+from splitpoker.envs.rules.games.spec import get_spec
+from splitpoker.envs.rules.play.kernel import Phase
+from splitpoker.envs.rules.play.seed_stream import ROUND_SEED_BOUND
+from splitpoker.envs.rules.table.table import MAX_SEATS
 from splitpoker.envs.table.seats import TableSeats
 
 OTHER_POLICIES = ("house_way", "random")
@@ -34,7 +40,7 @@ class TableEnv(gym.Env):
     protocol) and ``info["action_mask"]``.
 
     ## Observation Space
-    ``Box(0, 1, (210,), float32)``: 0-201 as the one-seat envs (:mod:`splitpoker.envs.observation`), 202 = other
+    ``Box(0, 1, (210,), float32)``: 0-201 as the one-seat envs (:mod:`splitpoker.envs.rules.play.observation`), 202 = other
     seats in play / 5, 203 = holds Envy, 204-209 = one-hot seat number (``splitpoker.envs.table.seats``);
     ``observe_settings=True`` appends the settings' values.
 
@@ -59,6 +65,8 @@ class TableEnv(gym.Env):
 
     ## Version History
     * v0: initial release.
+    * v0, revised in 0.2 (same id): ``info`` holds the same keys at every step, never ``None``
+      (:data:`splitpoker.envs.info.TABLE_INFO`); the mask is all True once the seat's round is over.
     """
 
     metadata = {"render_modes": ["ansi", "human", "rgb_array"], "render_fps": 1}
@@ -70,9 +78,9 @@ class TableEnv(gym.Env):
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode={render_mode!r}: expected one of {self.metadata['render_modes']} or None")
         self.render_mode = render_mode
-        if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)) or not 1 <= seat <= MAX_SEATS:
+        if not is_integer(seat) or not 1 <= seat <= MAX_SEATS:
             raise ValueError(f"seat={seat!r}: expected 1..{MAX_SEATS}")
-        if isinstance(other_seats, bool) or not isinstance(other_seats, (int, np.integer)) or not 0 <= other_seats <= MAX_SEATS - 1:
+        if not is_integer(other_seats) or not 0 <= other_seats <= MAX_SEATS - 1:
             raise ValueError(f"other_seats={other_seats!r}: expected 0..{MAX_SEATS - 1} (a 53-card deck deals the dealer and 6 seats)")
         if not callable(other_policy) and other_policy not in OTHER_POLICIES:
             raise ValueError(f"other_policy={other_policy!r}: expected one of {OTHER_POLICIES} or a callable (obs, mask) -> action")
@@ -85,7 +93,7 @@ class TableEnv(gym.Env):
             layout[s - 1] = other_kind
         while layout and layout[-1] == "empty":
             layout.pop()
-        envy = (self.game == "paigow") if envy is None else envy
+        envy = get_spec(self.game).has_envy if envy is None else envy
         self.seats = TableSeats(self.game, tuple(layout), envy=envy, envy_unit=envy_unit, house_way_bet=house_way_bet,
                                 config=config, **overrides)
         self.config = self.seats.config
@@ -105,20 +113,21 @@ class TableEnv(gym.Env):
     def _other_action(self, s: int) -> int:
         mask = self.seats.mask(s)
         if callable(self.other_policy):
-            return int(self.other_policy(self.seats.observation(s), mask.astype(bool)))
+            return as_action(self.other_policy(self.seats.observation(s), mask.astype(bool)), self.seats.n_actions,
+                             f" (returned by other_policy for seat {s})")
         return int(self.np_random.choice(np.flatnonzero(mask)))
 
     def reset(self, *, seed: int | None = None, options: dict | None = None):
         super().reset(seed=seed)
         if options:
             raise ValueError(f"reset options {sorted(options)} are not supported: expected None")
-        self.seats.reset_round(int(self.np_random.integers(0, 2**63 - 1)))
+        self.seats.reset_round(int(self.np_random.integers(0, ROUND_SEED_BOUND)))
         if self.render_mode == "human":
             self.render()
         return self.seats.observation(self.seat), self._info()
 
     def step(self, action):
-        if self.seats.phase == TablePhase.DONE or not self.seats.in_play(self.seat):
+        if self.seats.phase == Phase.DONE or not self.seats.in_play(self.seat):
             raise ValueError(f"action {action!r} in phase DONE: the episode is over, call reset()")
         actions = {self.seat: action}
         for s in self._others:
@@ -126,7 +135,7 @@ class TableEnv(gym.Env):
                 actions[s] = self._other_action(s)
         rewards = self.seats.apply(actions)
         reward = float(rewards.get(self.seat, 0.0))
-        terminated = self.seat in rewards or self.seats.phase == TablePhase.DONE
+        terminated = self.seat in rewards or self.seats.phase == Phase.DONE
         if self.render_mode == "human":
             self.render()
         return self.seats.observation(self.seat), reward, terminated, False, self._info()
@@ -149,7 +158,7 @@ class TableEnv(gym.Env):
         wager = "" if not bet else (f"wager ${bet[0]:g}" + (f"  bonus ${bet[1]:g}" if bet[1] else "") + ("  + Envy" if bet[2] else ""))
         view = TableView(title=f"{type(self).__name__.removesuffix('Env')} seat {self.seat}   phase: {t.phase.name.lower()}",
                          wager=wager)
-        if t.phase == TablePhase.BET:
+        if t.phase == Phase.BET:
             view.result = [f"choose a bet; {len(self._others)} other seat(s) at the table"]
             return view
         view.cards = [int(c) for c in t.hands[self.seat]]

@@ -24,7 +24,7 @@ then optionally "play the house way" (``allow_house_way_action=True``).
 
 ## Observation Space
 ``Dict(observation=Box(0, 1, (210,), float32), action_mask=Box(0, 1, (n_actions,), int8))`` (PettingZoo
-classic's convention). ``observation``: indices 0-201 as the one-seat env (:mod:`splitpoker.envs.observation`:
+classic's convention). ``observation``: indices 0-201 as the one-seat env (:mod:`splitpoker.envs.rules.play.observation`:
 own cards, phase, wager / wager_max, Fortune / fortune_max), 202 = other seats in play / 5, 203 =
 holds Envy, 204-209 = one-hot seat number; ``observe_settings=True`` appends 21 × 2 setting values.
 Other seats' cards are never shown ("Players cannot show their hands to other Players", seed 004).
@@ -34,12 +34,16 @@ At settlement, each agent's net chips (wager result + Fortune result + Envy) / `
 (default the $5 minimum); 0 for the bet step.
 
 ## Episode End
-All agents terminate after the set step. Invalid actions follow the project's semantics: with the
-default ``invalid_action="penalize"`` every action in the space steps; a fouled setting is played
-and loses; a wrong-phase action (a bet in the set phase, a setting in the bet phase) ends *that
-agent's* episode with reward ``-invalid_action_penalty`` and ``info["invalid_action"]`` /
-``info["reason"]`` — its seat leaves the round (no wager settled, its hand dead, not counted for
-Envy). ``invalid_action="raise"`` raises ``ValueError`` naming the action, seat and phase for any
+All agents terminate together when the round ends (after the set step), so every agent acts at
+every step (what SuperSuit's vector stacking needs). Invalid actions follow the project's
+semantics: with the default ``invalid_action="penalize"`` every action in the space steps; a
+fouled setting is played and loses; a wrong-phase action (a bet in the set phase, a setting in the
+bet phase) ends *that agent's* round at once with reward ``-invalid_action_penalty`` and
+``info["invalid_action"]`` / ``info["reason"]`` — its seat leaves the round (no wager settled,
+its hand dead, not counted for Envy) — while the agent stays in ``agents`` until the round ends,
+its later actions accepted and ignored. Masks are never all zero: a seat whose round is over has
+every action marked. ``info`` carries the same keys at every step
+(:data:`splitpoker.envs.info.TABLE_INFO`). ``invalid_action="raise"`` raises ``ValueError`` naming the action, seat and phase for any
 masked action. An action for an agent not to act, or a missing one, raises ``ValueError``.
 
 ## Arguments
@@ -52,6 +56,9 @@ house_way_bet=(5, 0), config=PaiGowPokerConfig | dict | None, render_mode=None |
 
 ## Version History
 * v0: initial release.
+* v0, revised in 0.2: every agent stays in ``agents`` until the round ends (a penalised one with
+  its reward at once and its later actions ignored); masks never all zero; ``info`` with the same
+  keys at every step, never ``None``.
 """
 
 from __future__ import annotations

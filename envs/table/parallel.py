@@ -10,7 +10,10 @@ import numpy as np
 from gymnasium import spaces
 from gymnasium.utils import seeding
 from pettingzoo import ParallelEnv
-from splitpoker.envs.rules.table.table import TablePhase
+
+from splitpoker.envs.rules.games.spec import get_spec
+from splitpoker.envs.rules.play.kernel import Phase
+from splitpoker.envs.rules.play.seed_stream import ROUND_SEED_BOUND
 from splitpoker.envs.table.seats import TableSeats, table_layout
 
 
@@ -24,7 +27,7 @@ class TableParallelEnv(ParallelEnv):
             raise ValueError(f"render_mode={render_mode!r}: expected one of {self.metadata['render_modes']} or None")
         self.render_mode = render_mode
         layout = table_layout(num_seats, house_way_seats, seats)
-        envy = (self.game == "paigow") if envy is None else envy
+        envy = get_spec(self.game).has_envy if envy is None else envy
         self.seats = TableSeats(self.game, layout, envy=envy, envy_unit=envy_unit, house_way_bet=house_way_bet,
                                 config=config, **overrides)
         self.possible_agents = [f"seat_{s}" for s in self.seats.player_seats]
@@ -55,7 +58,7 @@ class TableParallelEnv(ParallelEnv):
         """New round; ``options`` are accepted and unused."""
         if seed is not None or self._np_random is None:
             self._np_random, _ = seeding.np_random(seed)
-        self.seats.reset_round(int(self._np_random.integers(0, 2**63 - 1)))
+        self.seats.reset_round(int(self._np_random.integers(0, ROUND_SEED_BOUND)))
         self.agents = self.possible_agents[:]
         if self.render_mode == "human":
             self.render()
@@ -72,10 +75,12 @@ class TableParallelEnv(ParallelEnv):
             raise ValueError(f"action(s) for agent(s) {not_playing} that are not to act: agents to act are {self.agents}")
         rewards = self.seats.apply({self._seat_of[a]: x for a, x in actions.items()})
         agents = self.agents
-        done = self.seats.phase == TablePhase.DONE
+        done = self.seats.phase == Phase.DONE
         obs = {a: self._obs(a) for a in agents}
         rew = {a: float(rewards.get(self._seat_of[a], 0.0)) for a in agents}
-        term = {a: done or self._seat_of[a] in rewards for a in agents}
+        # every agent stays until the round ends (a penalised one with its reward at once and its
+        # later actions ignored), so all agents act at every step (SuperSuit's vector stacking)
+        term = {a: done for a in agents}
         trunc = {a: False for a in agents}
         infos = {a: self.seats.info(self._seat_of[a]) for a in agents}
         self.agents = [a for a in agents if not term[a]]

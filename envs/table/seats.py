@@ -8,7 +8,7 @@ Per-seat action (``Discrete(n_bet + n_settings [+ 1])``, as the one-seat envs):
 bonus automatically when ``envy=True``), ``n_bet + s`` setting ``s``, then optionally "play the
 house way".
 
-Per-seat observation (``float32``, in [0, 1]): the 202 values of :mod:`splitpoker.envs.observation` for the
+Per-seat observation (``float32``, in [0, 1]): the 202 values of :mod:`splitpoker.envs.rules.play.observation` for the
 seat's own cards, phase and bets, then
 
 =====  ====================================================================
@@ -28,14 +28,17 @@ import dataclasses
 from typing import Any
 
 import numpy as np
+
 from splitpoker.envs.actions import as_action
-from splitpoker.envs.config import AsiaPokerConfig, PaiGowPokerConfig
-from splitpoker.envs.observation import OBS_SIZE, fill_observation
+from splitpoker.envs.config import config_class
+from splitpoker.envs.info import TABLE_INFO, complete
 from splitpoker.envs.rules.cards import format_cards
-from splitpoker.envs.rules.games.asia import asia_all_setting_ranks
-from splitpoker.envs.rules.games.paigow import paigow_all_setting_ranks
+from splitpoker.envs.rules.checks import is_integer, is_number
+from splitpoker.envs.rules.games.outcome import all_setting_values
+from splitpoker.envs.rules.games.spec import get_spec
 from splitpoker.envs.rules.house_ways.registry import house_way
-from splitpoker.envs.rules.table.table import MAX_SEATS, SeatKind, Table, TablePhase, TableRules
+from splitpoker.envs.rules.play.observation import OBS_SIZE, fill_observation
+from splitpoker.envs.rules.table.table import MAX_SEATS, Phase, SeatKind, Table
 
 TABLE_OBS_SIZE = OBS_SIZE + 2 + MAX_SEATS
 SEAT_ONE_HOT = OBS_SIZE + 2
@@ -51,7 +54,7 @@ def table_layout(num_seats=None, house_way_seats=0, seats=None) -> tuple[str, ..
     else:
         n = 1 if num_seats is None else num_seats
         for name, v, lo in (("num_seats", n, 1), ("house_way_seats", house_way_seats, 0)):
-            if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < lo:
+            if not is_integer(v) or v < lo:
                 raise ValueError(f"{name}={v!r}: expected an integer >= {lo}")
         if n + house_way_seats > MAX_SEATS:
             raise ValueError(f"num_seats={n} + house_way_seats={house_way_seats} = {n + house_way_seats} seats: a 53-card "
@@ -72,9 +75,8 @@ class TableSeats:
 
     def __init__(self, game: str, layout: tuple[str, ...], *, envy: bool = True, envy_unit: float = 1.0,
                  house_way_bet: tuple[float, float] | None = None, config=None, **overrides):
-        if game not in ("asia", "paigow"):
-            raise ValueError(f"game={game!r}: expected 'asia' or 'paigow'")
-        cls = AsiaPokerConfig if game == "asia" else PaiGowPokerConfig
+        spec = get_spec(game)
+        cls = config_class(spec)
         overrides.setdefault("invalid_action", "penalize")  # every action steps (docs/rules.md)
         if config is None:
             config = cls(**overrides)
@@ -88,27 +90,21 @@ class TableSeats:
             raise ValueError(f"dealer_samples={config.dealer_samples}: a table has one dealer hand; expected 1")
         if not isinstance(envy, bool):
             raise ValueError(f"envy={envy!r}: expected True or False")
-        if envy and game == "asia":
-            raise ValueError("envy=True: Asia Poker has no Envy bonus (seed 000); expected envy=False")
-        self.game = game
+        if envy and not spec.has_envy:
+            raise ValueError(f"envy=True: {spec.title} has no Envy bonus (seed 000); expected envy=False")
+        self.spec = spec
+        self.game = spec.name
         self.config = c = config
-        asia = game == "asia"
-        self.rules = TableRules(
-            game=game, house_way=c.house_way, rules=c.rules,
-            bonus_paytable=c.bonus_paytable if asia else c.fortune_paytable,
-            envy_paytable="envy" if envy else None, envy_unit=envy_unit,
-            main_min=c.ante_min if asia else c.wager_min, main_max=c.ante_max if asia else c.wager_max,
-            bonus_max=c.bonus_max if asia else c.fortune_max, chip=c.chip)
+        self.rules = c.table_rules(envy=envy, envy_unit=envy_unit)
         self.table = Table(self.rules, layout)
         self.envy = envy
-        mains = c.ante_levels if asia else c.wager_levels
-        bonuses = c.bonus_levels if asia else c.fortune_levels
+        mains, bonuses = c.bet_levels
         self.bet_table = [(float(m), float(b)) for m in mains for b in bonuses]
         self.n_bet = len(self.bet_table)
         self.n_settings = self.rules.n_settings
         self.house_way_action = self.n_bet + self.n_settings if c.allow_house_way_action else None
         self.n_actions = self.n_bet + self.n_settings + (1 if c.allow_house_way_action else 0)
-        self.width = 3 if asia else 2
+        self.width = spec.ranks_width
         self.obs_size = TABLE_OBS_SIZE + (self.n_settings * self.width if c.observe_settings else 0)
         a = self.rules.arrays()
         self._rank, self._to_two, self._style = a["rank"], a["to_two"], a["style_id"]
@@ -118,7 +114,9 @@ class TableSeats:
         self.main_max = self.rules.main_max
         self.bonus_max = self.rules.bonus_max
         hb = house_way_bet if house_way_bet is not None else (self.rules.main_min, 0.0)
-        self.house_way_bet = self.rules.check_bet(hb[0], hb[1], self._takes_envy(hb[1]))
+        if isinstance(hb, (str, bytes)) or not isinstance(hb, (tuple, list)) or len(hb) != 2:
+            raise ValueError(f"house_way_bet={house_way_bet!r}: expected (main wager, bonus wager) in chips, e.g. (5, 0)")
+        self.house_way_bet = self.rules.check_bet(hb[0], hb[1], self._takes_envy(hb[1]) if is_number(hb[1]) else False)
         self.player_seats = [s for s in self.table.taken if self.table.kinds[s - 1] == SeatKind.PLAYER]
         self.unit = c.unit
         self._ranks: dict[int, np.ndarray] = {}
@@ -142,19 +140,19 @@ class TableSeats:
         self.outcomes = {}
 
     @property
-    def phase(self) -> TablePhase:
+    def phase(self) -> Phase:
         return self.table.phase
 
     def in_play(self, seat: int) -> bool:
         return seat not in self.table.left and seat not in self.outcomes
 
     def mask(self, seat: int) -> np.ndarray:
+        if not self.in_play(seat):  # never all zero: every action marked once the seat's round is over
+            return np.ones(self.n_actions, dtype=np.int8)
         m = np.zeros(self.n_actions, dtype=np.int8)
-        if not self.in_play(seat):
-            return m
-        if self.phase == TablePhase.BET:
+        if self.phase == Phase.BET:
             m[: self.n_bet] = 1
-        elif self.phase == TablePhase.SET:
+        elif self.phase == Phase.SET:
             legal = ~self._fouled[seat] if self.config.mask_fouls else np.ones(self.n_settings, dtype=bool)
             m[self.n_bet: self.n_bet + self.n_settings] = legal
             if self.house_way_action is not None:
@@ -166,7 +164,7 @@ class TableSeats:
         t = self.table
         # cards show once they are dealt: a seat that left in the bet phase (a penalised action)
         # may end a round that was never dealt (no player left in play), its hand still all -1
-        show = t.phase != TablePhase.BET and bool(t.hands[seat, 0] >= 0)
+        show = t.phase != Phase.BET and bool(t.hands[seat, 0] >= 0)
         hand = t.hands[seat] if show else np.zeros(7, dtype=np.int64)
         main, bonus, envy = t.bets.get(seat, (0.0, 0.0, False))
         fill_observation(hand, show, int(t.phase), main / self.main_max, bonus / self.bonus_max if self.bonus_max else 0.0,
@@ -182,12 +180,15 @@ class TableSeats:
     def info(self, seat: int) -> dict[str, Any]:
         t = self.table
         info: dict[str, Any] = {"action_mask": self.mask(seat), "phase": t.phase.name.lower(), "seat": seat}
-        if t.phase != TablePhase.BET and seat in self._house_way:
+        if t.phase != Phase.BET and seat in self._house_way:
             info["cards"] = format_cards(t.hands[seat])
             info["house_way_setting"] = self._house_way[seat]
+        bet = t.bets.get(seat)
+        if bet is not None:
+            info["main_wager"], info["bonus_wager"], info["envy"] = float(bet[0]), float(bet[1]), bool(bet[2])
         if seat in self.outcomes:
             info.update(self.outcomes[seat])
-        return info
+        return complete(info, TABLE_INFO)
 
     def _after_deal(self) -> None:
         t = self.table
@@ -196,16 +197,13 @@ class TableSeats:
                 continue
             ranks = np.zeros((self.n_settings, self.width), dtype=np.int64)
             fouled = np.zeros(self.n_settings, dtype=np.bool_)
-            if self.game == "asia":
-                asia_all_setting_ranks(t.hands[s], self._rank, self._to_two, ranks, fouled)
-            else:
-                paigow_all_setting_ranks(t.hands[s], self._rank, self._to_two, ranks, fouled)
+            all_setting_values(self.spec.game_id, t.hands[s], self._rank, self._to_two, ranks, fouled)
             self._ranks[s], self._fouled[s] = ranks, fouled
             self._house_way[s] = int(house_way(self._style, t.hands[s], self._rank, self._to_two))
 
     def why_illegal(self, seat: int, action: int) -> str | None:
         """None if ``action`` is legal for ``seat`` now (unmasked), else the reason."""
-        if self.phase == TablePhase.BET:
+        if self.phase == Phase.BET:
             if action < self.n_bet:
                 return None
             return f"the bet phase takes actions 0..{self.n_bet - 1} (main level x bonus level)"
@@ -220,12 +218,14 @@ class TableSeats:
 
     def check_actions(self, actions: dict[int, Any]) -> dict[int, int]:
         """Validate one phase of actions (seat -> action) without changing anything: every seat to
-        act has one, no other seat does, each is an integer in the action space; with
-        ``invalid_action="raise"`` a masked action raises too. Returns them as ints."""
-        if self.phase == TablePhase.DONE:
+        act has one, no seat other than the player seats does, each is an integer in the action
+        space; with ``invalid_action="raise"`` a masked action raises too. Returns the actions of
+        the seats in play as ints: a player seat whose round ended early (a penalised action) may
+        still send one, which is checked and ignored (every agent acts at every step)."""
+        if self.phase == Phase.DONE:
             raise ValueError("the round is over: call reset()")
         to_act = [s for s in self.player_seats if self.in_play(s)]
-        extra = sorted(set(actions) - set(to_act))
+        extra = sorted(set(actions) - set(self.player_seats))
         if extra:
             raise ValueError(f"action(s) for seat(s) {extra} that are not to act: seats to act are {to_act}")
         missing = [s for s in to_act if s not in actions]
@@ -234,6 +234,8 @@ class TableSeats:
         out = {}
         for s, a in actions.items():
             a = as_action(a, self.n_actions, f" for seat {s}")
+            if s not in to_act:  # its round is over: accepted and ignored
+                continue
             why = self.why_illegal(s, a)
             if why is not None and self.config.invalid_action == "raise":
                 raise ValueError(f"action {a} for seat {s} is illegal in phase {self.phase.name}: {why}")
@@ -248,30 +250,32 @@ class TableSeats:
         penalty = -float(self.config.invalid_action_penalty)
         for s, a in actions.items():
             why = self.why_illegal(s, a)
-            if why is not None and not (t.phase == TablePhase.SET and a >= self.n_bet):  # wrong phase: penalised end
+            if why is not None and not (t.phase == Phase.SET and a >= self.n_bet):  # wrong phase: penalised end
                 t.leave(s)
                 self.outcomes[s] = {"invalid_action": a, "reason": why, "net_chips": penalty * self.unit}
                 rewards[s] = penalty
                 continue
-            if t.phase == TablePhase.BET:
+            if t.phase == Phase.BET:
                 main, bonus = self.bet_table[a]
                 t.place_bet(s, main, bonus, self._takes_envy(bonus))
             else:  # a setting (a masked fouled one is played: it loses, as at the table)
                 t.set_hand(s, self._house_way[s] if a == self.house_way_action else a - self.n_bet)
         in_play = [s for s in t.taken if s not in t.left]
-        if t.phase == TablePhase.BET:
+        if t.phase == Phase.BET:
             if any(s in self.player_seats for s in in_play):
                 t.deal(seed=self._round_seed)
                 self._after_deal()
             else:
-                t.phase = TablePhase.DONE
+                t.phase = Phase.DONE
             return rewards
         result = t.settle()
         for s in self.player_seats:
             if s in result.seats:
                 r = result.seats[s]
                 o = dataclasses.asdict(r)
-                o.update({"net_chips": r.net, "dealer_cards": result.dealer_cards, "dealer_setting": result.dealer_setting,
+                o.update({"net_chips": r.net, "main_chips": r.main, "bonus_chips": r.bonus,
+                          "main_result": r.main / r.main_wager if r.main_wager else 0.0,
+                          "dealer_cards": result.dealer_cards, "dealer_setting": result.dealer_setting,
                           "first_spot": result.first_spot, "house_way_action": actions.get(s) == self.house_way_action,
                           "agrees_with_house_way": r.setting == self._house_way[s]})
                 self.outcomes[s] = o
@@ -286,16 +290,16 @@ class TableSeats:
         t = self.table
         lines = [f"[{self.game} table] phase: {t.phase.name.lower()}"
                  + (f", first hand to spot {t.first_spot}" if t.first_spot else "")]
-        if t.phase != TablePhase.BET:
-            lines.append(f"dealer: {format_cards(t.hands[0], symbols=True)}")
+        if t.phase != Phase.BET:
+            lines.append(f"dealer: {format_cards(t.hands[0], symbols=True) if t.hands[0, 0] >= 0 else 'not dealt'}")
         for s in t.taken:
             kind = t.kinds[s - 1].name.lower()
             bet = t.bets.get(s)
             text = f"seat {s} ({kind})"
             if bet:
                 text += f" bet ${bet[0]:g}" + (f" + ${bet[1]:g}" if bet[1] else "") + (" + Envy" if bet[2] else "")
-            if t.phase != TablePhase.BET and s not in t.left:
-                text += f": {format_cards(t.hands[s], symbols=True)}"
+            if t.phase != Phase.BET and s not in t.left:
+                text += f": {format_cards(t.hands[s], symbols=True)}" if t.hands[s, 0] >= 0 else ""
             if s in t.left:
                 text += ": out of the round"
             if t.result is not None and s in t.result.seats:

@@ -3,7 +3,7 @@
 ``gym.make_vec("splitpoker/AsiaPokerSetting-v0", num_envs=256, vectorization_mode="vector_entry_point")``
 (or ``AsiaPokerVectorEnv(256, ...)`` directly) gives a :class:`gymnasium.vector.VectorEnv` whose
 ``step`` deals, ranks the settings, runs the dealer's house way, settles, fills observations and
-masks for all N sub-environments in :func:`splitpoker.envs.vector.kernels.advance_range` (numba, GIL released;
+masks for all N sub-environments in :func:`splitpoker.envs.rules.play.kernel.advance_range` (numba, GIL released;
 with several threads each takes a contiguous block of environments). Python only checks the
 actions and wraps arrays.
 """
@@ -17,12 +17,21 @@ import numpy as np
 from gymnasium import spaces
 from gymnasium.utils import seeding
 from gymnasium.vector import AutoresetMode, VectorEnv
+
 from splitpoker.envs.asia_poker import AsiaPokerEnv, AsiaPokerSettingEnv
-from splitpoker.envs.base import Phase, SplitHandEnv
+from splitpoker.envs.base import SplitHandEnv, _config, env_layout, round_options
 from splitpoker.envs.pai_gow_poker import PaiGowPokerEnv, PaiGowPokerSettingEnv
-from splitpoker.envs.rules.play.rounds_batch import new_scratch
-from splitpoker.envs.rules.play.seed_stream import generator_from_state, states_from_generators
-from splitpoker.envs.vector import kernels as K
+from splitpoker.envs.rules.checks import is_integer
+from splitpoker.envs.rules.play import kernel as K
+from splitpoker.envs.rules.play.kernel import Phase
+from splitpoker.envs.rules.play.round_rows import Outputs, RoundRows
+from splitpoker.envs.rules.play.seed_stream import (
+    ROUND_SEED_BOUND,
+    generator_from_state,
+    states_from_generators,
+)
+from splitpoker.envs.setting_features import SettingFeatures
+from splitpoker.envs.vector.sampling import sample_legal
 from splitpoker.envs.vector.threads import BlockPool
 
 _MODES = {AutoresetMode.NEXT_STEP: K.NEXT_STEP, AutoresetMode.SAME_STEP: K.SAME_STEP, AutoresetMode.DISABLED: K.DISABLED}
@@ -60,7 +69,7 @@ _MANUAL = """
 
     ## Observation Space
     ``Box(0, 1, (num_envs, D), float32)``: row ``i`` is sub-environment ``i``'s observation in
-    the layout of :mod:`splitpoker.envs.observation` (``single_observation_space``; D = 202, or more with
+    the layout of :mod:`splitpoker.envs.rules.play.observation` (``single_observation_space``; D = 202, or more with
     ``observe_settings`` and ``setting_features``; the feature block is filled by numpy after the
     kernel, :meth:`splitpoker.envs.setting_features.SettingFeatures.fill_batch`).
 
@@ -73,7 +82,9 @@ _MANUAL = """
     * ``NEXT_STEP`` (Gymnasium 1.x's default): the step that ends an episode returns its final
       observation and ``terminated[i] = True``; the *next* ``step`` starts the next round in
       that sub-environment, ignores its action, and returns the new first observation with
-      reward 0 and ``terminated[i] = False``. A finished sub-environment's mask is all False.
+      reward 0 and ``terminated[i] = False``. A finished sub-environment's mask is all True
+      (Pgx's convention): its next action is ignored, and a masked sampler never sees an empty
+      mask.
     * ``SAME_STEP``: the ending step already returns the next round's first observation;
       the final one is in ``info["final_obs"][i]`` and its info in ``info["final_info"]`` (the
       convention of SB3's VecEnvs, used by :mod:`splitpoker.agents.training.sb3_vec`).
@@ -86,7 +97,7 @@ _MANUAL = """
     seven card integers, ``splitpoker.envs.rules.cards.format_cards`` gives the single env's text) and
     ``house_way_setting`` once the cards are dealt; on a settled round ``setting``,
     ``fouled``, ``hands_won``, ``main_result``, ``main_chips``, ``bonus_chips``,
-    ``bonus_line`` (pay-line key or None), ``net_chips``, ``dealer_cards`` (integers, first
+    ``bonus_line`` (pay-line key, ``""`` if none pays), ``net_chips``, ``dealer_cards`` (integers, first
     dealer hand), ``dealer_setting``, ``agrees_with_house_way``, ``main_wager``,
     ``bonus_wager``, ``house_way_action``; on a penalised action ``invalid_action``,
     ``reason``, ``net_chips``.
@@ -116,6 +127,9 @@ _MANUAL = """
 MIN_ENVS_PER_THREAD = 128
 #: the largest explicit ``num_threads``
 MAX_THREADS = 64
+#: the largest ``num_envs``: each sub-environment holds about 8 KB of state (its scratch block,
+#: setting values, observation), so 2**20 of them take about 8 GB
+MAX_NUM_ENVS = 1 << 20
 
 
 def usable_cpus() -> int:
@@ -132,7 +146,7 @@ def resolve_num_threads(num_threads, num_envs: int) -> int:
     more threads than environments)."""
     if num_threads is None:
         return max(1, min(usable_cpus(), int(num_envs) // MIN_ENVS_PER_THREAD))
-    if isinstance(num_threads, (bool, np.bool_)) or not isinstance(num_threads, (int, np.integer)) \
+    if not is_integer(num_threads) \
             or not 1 <= num_threads <= MAX_THREADS:
         raise ValueError(f"num_threads={num_threads!r}: expected None (automatic: one thread per "
                          f"{MIN_ENVS_PER_THREAD} environments, up to {usable_cpus()} usable CPUs) or an integer "
@@ -148,10 +162,9 @@ class SplitHandVectorEnv(VectorEnv):
 
     def __init__(self, num_envs: int = 1, config=None, *, autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP,
                  num_threads: int | None = None, render_mode: str | None = None, **overrides):
-        if isinstance(num_envs, (bool, np.bool_)) or not isinstance(num_envs, (int, np.integer)) or num_envs < 1:
-            raise ValueError(f"num_envs={num_envs!r}: expected a positive integer (the number of sub-environments)")
-        self.num_threads = resolve_num_threads(num_threads, num_envs)
-        self._pool = BlockPool(self.num_threads)
+        if not is_integer(num_envs) or not 1 <= num_envs <= MAX_NUM_ENVS:
+            raise ValueError(f"num_envs={num_envs!r}: expected an integer 1..{MAX_NUM_ENVS:,} (the number of "
+                             f"sub-environments; each holds about 8 KB of state)")
         if render_mode is not None:
             raise ValueError(f"render_mode={render_mode!r}: the vector environment does not render; "
                              f"expected None (render a single {self.single_env_cls.__name__} instead)")
@@ -160,57 +173,46 @@ class SplitHandVectorEnv(VectorEnv):
         except ValueError:
             raise ValueError(f"autoreset_mode={autoreset_mode!r}: expected one of "
                              f"{[m.value for m in AutoresetMode]} (gymnasium.vector.AutoresetMode)") from None
-        proto = self.single_env_cls(config, **overrides)  # validates the config exactly as the single env does
-        self._proto = proto
-        self.config = proto.config
-        self.num_envs = int(num_envs)
+        single = self.single_env_cls
+        # the config is validated exactly as the single env validates it
+        self.config = cfg = _config(single.config_cls, config, overrides, f"{type(self).__name__}.__init__()")
+        self.num_threads = resolve_num_threads(num_threads, num_envs)
+        self._pool = BlockPool(self.num_threads)
+        self.num_envs = n = int(num_envs)
         self.autoreset_mode = mode
         self._mode = _MODES[mode]
         self.metadata = {"autoreset_mode": mode, "render_modes": []}
         self.render_mode = None
-        self.single_action_space = proto.action_space
-        self.single_observation_space = proto.observation_space
-        self.action_space = spaces.MultiDiscrete(np.full(self.num_envs, proto.action_space.n, dtype=np.int64))
-        self.observation_space = spaces.Box(0.0, 1.0, shape=(self.num_envs, proto.obs_size), dtype=np.float32)
-        self.n_actions = int(proto.action_space.n)
-        self.n_bet_actions = proto.n_bet_actions
-        self.setting_offset = proto.setting_offset
-        self.n_settings = proto.n_settings
-        self.house_way_action = proto.house_way_action
-        self.bet_table = proto.bet_table
-        self._asia = isinstance(proto, AsiaPokerEnv)
-        table = proto.game.bonus_paytable
-        self._paytable = table
-        self._line_of_code = table.line_of_code if table is not None else np.full(1, -1, np.int8)
-        self._line_odds = np.array([ln.odds for ln in table.lines], dtype=np.float64) if table is not None else np.zeros(1)
-        self._line_keys = np.array([ln.key for ln in table.lines] + [None], dtype=object) if table is not None else np.array([None], dtype=object)
-        self._max_payout = float(table.max_payout) if table is not None and table.max_payout is not None else np.inf
-        self._bet_main = np.array([a for a, _ in self.bet_table] or [0.0], dtype=np.float64)
-        self._bet_bonus = np.array([b for _, b in self.bet_table] or [0.0], dtype=np.float64)
-        n, k, s, w = self.num_envs, proto._n_dealers, proto.n_settings, proto.ranks_width
-        self._streams = np.zeros((n, 4), dtype=np.uint64)
+        self.game = cfg.make_game()
+        self.layout = lay = env_layout(cfg, single.betting)
+        self.single_action_space = spaces.Discrete(lay.n_actions)
+        self.single_observation_space = spaces.Box(0.0, 1.0, shape=(lay.obs_size,), dtype=np.float32)
+        self.action_space = spaces.MultiDiscrete(np.full(n, lay.n_actions, dtype=np.int64))
+        self.observation_space = spaces.Box(0.0, 1.0, shape=(n, lay.obs_size), dtype=np.float32)
+        self.n_actions = lay.n_actions
+        self.n_bet_actions = lay.n_bet
+        self.setting_offset = lay.offset
+        self.n_settings = lay.n_settings
+        self.house_way_action = lay.house_way_action
+        self.bet_table = list(lay.bet_table)
+        # N rows of the round kernel, each drawing its round seeds from its own stream; Asia's
+        # setting values are kept only for their readers (observe_settings, setting_features)
+        options = round_options(cfg, lay, mode=self._mode, seed_from_streams=True, keep_ranks=False)
+        self.rows = RoundRows(self.game, n, options, n_actions=lay.n_actions, run=self._pool.run)
+        r = self.rows
+        self.player, self.dealers, self.ranks, self.fouled = r.player, r.dealers, r.ranks, r.fouled
+        self.house_way_setting, self.phase, self.main_wager, self.bonus_wager = (r.house_way, r.phase, r.main_wager,
+                                                                                r.bonus_wager)
+        self._features = SettingFeatures(self.game.game, self.game.table.class_category) \
+            if cfg.setting_features else None
+        self._features_start = lay.features_start
         self._seeded = False
-        self.player = np.zeros((n, 7), dtype=np.int64)
-        self.dealers = np.zeros((n, k, 7), dtype=np.int64)
-        self.ranks = np.zeros((n, s, w), dtype=np.int64)
-        self.fouled = np.zeros((n, s), dtype=np.bool_)
-        self.house_way_setting = np.zeros(n, dtype=np.int64)
-        self.phase = np.full(n, K.DONE, dtype=np.int8)
-        self.main_wager = np.zeros(n, dtype=np.float64)
-        self.bonus_wager = np.zeros(n, dtype=np.float64)
-        self._mask = np.zeros((n, self.n_actions), dtype=np.bool_)
-        self._dealer_settings = np.zeros((n, k), dtype=np.int64)
-        self._dealer_won = np.zeros((n, k), dtype=np.int64)
-        self._scratch = new_scratch(n)
-        self._obs_size = proto.obs_size
-        self._features = proto._setting_features  # None unless setting_features=True (filled in Python)
-        self._features_start = proto.setting_features_start
         self._reset_called = False
-        self._no_actions = np.zeros(n, dtype=np.int64)  # the kernel's unused argument when resetting
-        self._no_which = np.zeros(n, dtype=np.bool_)  # ... and when stepping
+        self._closed = False
 
     # ---- Gymnasium API -------------------------------------------------------------------
     def reset(self, *, seed: int | list[int | None] | None = None, options: dict[str, Any] | None = None):
+        self._check_open("reset")
         which = np.ones(self.num_envs, dtype=np.bool_)
         if options:
             unknown = sorted(set(options) - {"reset_mask"})
@@ -221,34 +223,28 @@ class SplitHandVectorEnv(VectorEnv):
         if isinstance(seed, (int, np.integer)) and not isinstance(seed, bool):
             super().reset(seed=int(seed))
         self._seed_streams(seeds, which)
-        out = _Outputs(self.num_envs, self._obs_size, False)  # every row written from the state
-        self._run(K.advance_range, True, which, self._no_actions, self._game(), self._state(), out.as_tuple())
-        obs = out.obs
-        self._fill_setting_features(obs)
+        out = self.rows.reset(which)  # every row's observation written from the state
+        obs = self._with_features(out.obs)
         self._reset_called = True
         return obs, self._base_info()
 
     def step(self, actions):
+        self._check_open("step")
         if not self._reset_called:
             raise RuntimeError("step() before reset(): call reset() first")
         a = self._check_actions(actions)
         n = self.num_envs
-        bad, why = K.first_refused(a, self._mask, self.phase, self.n_actions, self.config.invalid_action == "raise",
-                                   self._mode)
+        bad, why = self.rows.refused(a, self.config.invalid_action == "raise")
         if bad >= 0:
-            raise ValueError(self._refusal(int(bad), int(why), actions))
-        out = _Outputs(n, self._obs_size, self._mode == K.SAME_STEP)
-        obs, final_obs = out.obs, out.final_obs
+            raise ValueError(self._refusal(bad, why, actions))
         before = (self.ranks.copy(), self.fouled.copy()) if self._features is not None else None
-        self._run(K.advance_range, False, self._no_which, a, self._game(), self._state(), out.as_tuple())
-        if before is not None:
-            self._fill_setting_features(obs)
-            if self._mode == K.SAME_STEP and out.terminated.any():
-                # a finished round's final observation shows that round's settings (phase done)
-                done = out.terminated
-                block = np.empty((int(done.sum()), obs.shape[1] - self._features_start), dtype=np.float32)
-                self._features.fill_batch(before[0][done], before[1][done], np.ones(len(block), dtype=bool), block)
-                final_obs[done, self._features_start:] = block
+        out = self.rows.step(a)
+        obs = self._with_features(out.obs)
+        final_obs = out.final_obs
+        if before is not None and self._mode == K.SAME_STEP and out.terminated.any():
+            # a finished round's final observation shows that round's settings (phase done)
+            done = out.terminated
+            final_obs = self._with_features(final_obs, before[0], before[1], np.ones(n, dtype=bool))
         self._last = out
         info = self._base_info()
         outcome = self._outcome_info(out, a)
@@ -268,27 +264,33 @@ class SplitHandVectorEnv(VectorEnv):
             info.update(outcome)
         return obs, out.reward, out.terminated, np.zeros(n, dtype=np.bool_), info  # obs: fresh, never written again
 
-    def _fill_setting_features(self, obs: np.ndarray) -> None:
-        """The ``setting_features`` block of every row (numpy, after the kernel): the settings'
-        feature rows, all zero in the bet phase, as the single environment fills them."""
-        if self._features is not None:
-            self._features.fill_batch(self.ranks, self.fouled, self.phase != K.BET, obs[:, self._features_start:])
+    def _with_features(self, rows: np.ndarray, ranks=None, fouled=None, show=None) -> np.ndarray:
+        """The kernel's observation rows with the ``setting_features`` block after them (numpy):
+        the settings' feature rows, all zero in the bet phase, as the single environment fills
+        them; the rows as they are without the block."""
+        if self._features is None:
+            return rows
+        obs = np.empty((rows.shape[0], self.layout.obs_size), dtype=np.float32)
+        obs[:, :self._features_start] = rows
+        self._features.fill_batch(self.ranks if ranks is None else ranks, self.fouled if fouled is None else fouled,
+                                  self.phase != K.BET if show is None else show, obs[:, self._features_start:])
+        return obs
 
     def action_masks(self) -> np.ndarray:
         """``bool[num_envs, A]``: the legal actions of every sub-environment (MaskablePPO's protocol)."""
-        return self._mask.copy()
+        return self.rows.mask.copy()
 
     def close_extras(self, **kwargs):
         self._pool.close()
-        self._proto.close()
+        self._closed = True
 
     # ---- helpers for users ---------------------------------------------------------------
     def sample_legal_actions(self, rng: np.random.Generator | None = None) -> np.ndarray:
-        """A uniformly random legal action per sub-environment (0 for a finished one), drawn in
+        """A uniformly random legal action per sub-environment (any action for a finished one), drawn in
         numba from one 63-bit seed taken from ``rng`` (default: the env's ``np_random``)."""
         rng = self.np_random if rng is None else rng
         out = np.empty(self.num_envs, dtype=np.int64)
-        K.sample_legal(self._mask, np.uint64(rng.integers(0, 2**63 - 1)), out)
+        sample_legal(self.rows.mask, np.uint64(rng.integers(0, ROUND_SEED_BOUND)), out)
         return out
 
     def sub_env_np_random(self, i: int) -> np.random.Generator:
@@ -296,44 +298,22 @@ class SplitHandVectorEnv(VectorEnv):
         environment in the same state would hold."""
         if not 0 <= int(i) < self.num_envs:
             raise IndexError(f"sub-environment {i!r} out of range: expected 0..{self.num_envs - 1}")
-        return generator_from_state(self._streams[int(i)])
+        return generator_from_state(self.rows.streams[int(i)])
 
     # ---- internals -----------------------------------------------------------------------
-    def _game(self) -> tuple:
-        """The ``game`` tuple of the kernels (:data:`splitpoker.envs.vector.kernels.GAME_FIELDS`)."""
-        game = getattr(self, "_game_tuple", None)
-        if game is None:
-            p = self._proto
-            cfg = self.config
-            game = (bool(self._asia), np.int64(p.game.style_id), p.game.rank_table, p.game.to_two,
-                    float(cfg.rules.commission) if not self._asia else 0.0, bool(p.betting),
-                    float(p.config.fixed_wager) if not p.betting else 0.0, self._bet_main, self._bet_bonus,
-                    np.int64(p.n_bet_actions), np.int64(p.setting_offset), np.int64(p.n_settings),
-                    np.int64(-1 if p.house_way_action is None else p.house_way_action), bool(cfg.mask_fouls),
-                    bool(cfg.observe_settings), p._value_scale, float(p._main_max), float(p._bonus_max or 0.0),
-                    float(cfg.unit), float(cfg.invalid_action_penalty), p.game.bonus_categories,
-                    self._line_of_code, self._line_odds, float(self._max_payout), np.int64(self._mode),
-                    bool(cfg.observe_settings or self._features is not None))
-            assert len(game) == len(K.GAME_FIELDS)
-            self._game_tuple = game
-        return game
-
-    def _state(self) -> tuple:
-        return (self._streams, self.player, self.dealers, self.ranks, self.fouled, self.house_way_setting, self.phase,
-                self.main_wager, self.bonus_wager, self._mask, self._dealer_settings, self._dealer_won, self._scratch)
-
-    def _run(self, kernel, *args) -> None:
-        """``kernel(lo, hi, *args)`` over all sub-environments: in the calling thread, or split
-        into ``num_threads`` contiguous blocks, the first in the calling thread and the others on
-        the env's worker threads (:mod:`splitpoker.envs.vector.threads`; the kernels release the GIL and
-        touch disjoint rows)."""
-        self._pool.run(kernel, self.num_envs, *args)
+    def _check_open(self, what: str) -> None:
+        if self._closed:
+            raise RuntimeError(f"{what}() after close(): this vector env's worker threads are shut down; "
+                               f"make a new one")
 
     def _check_actions(self, actions) -> np.ndarray:
         arr = np.asarray(actions)
         if arr.dtype.kind not in "iu":
             flat = arr.reshape(-1)
-            first = f": sub-environment 0's action is {flat[0].item()!r}" if arr.ndim == 1 and flat.size else ""
+            first = ""
+            if arr.ndim == 1 and flat.size:  # an object array holds Python values, a numeric one numpy scalars
+                v = flat[0].item() if isinstance(flat[0], np.generic) else flat[0]
+                first = f": sub-environment 0's action is {v!r}"
             raise TypeError(f"actions must be integers (one per sub-environment), got dtype {arr.dtype}{first} "
                             f"({np.array2string(flat[:8], threshold=8)}...)")
         if arr.shape != (self.num_envs,):
@@ -352,16 +332,7 @@ class SplitHandVectorEnv(VectorEnv):
         if why == K.REASON_DONE:
             return (f"action {a} of sub-environment {i} in phase DONE: its episode is over and autoreset is disabled; "
                     f"call reset(options={{'reset_mask': ...}})")
-        return f"action {a} of sub-environment {i} is illegal in phase {phase}: {self._why_illegal(i, a)}"
-
-    def _why_illegal(self, i: int, a: int) -> str:
-        if self.phase[i] == K.BET:
-            return f"the bet phase takes actions 0..{self.n_bet_actions - 1} (ante level x bonus level)"
-        if a < self.setting_offset:
-            return (f"bets are over; the set phase takes settings {self.setting_offset}.."
-                    f"{self.setting_offset + self.n_settings - 1}")
-        s = a - self.setting_offset
-        return f"setting {s} is fouled ({self._proto._describe(self.player[i], s)}); mask_fouls=True masks it"
+        return f"action {a} of sub-environment {i} is illegal in phase {phase}: {self.rows.why_illegal(i, a)}"
 
     def _reset_mask(self, mask) -> np.ndarray:
         if not isinstance(mask, np.ndarray) or mask.dtype != np.bool_ or mask.shape != (self.num_envs,):
@@ -385,7 +356,7 @@ class SplitHandVectorEnv(VectorEnv):
             if len(seeds) != n:
                 raise ValueError(f"{len(seeds)} seeds for {n} sub-environments: expected one per sub-environment")
             for i, s in enumerate(seeds):
-                if s is not None and (isinstance(s, (bool, np.bool_)) or not isinstance(s, (int, np.integer)) or s < 0):
+                if s is not None and (not is_integer(s) or s < 0):
                     raise ValueError(f"seed {s!r} of sub-environment {i}: expected a non-negative integer or None")
             return [None if s is None else int(s) for s in seeds]
         raise TypeError(f"seed={seed!r}: expected None, a non-negative integer or a list of {n} of them")
@@ -394,14 +365,14 @@ class SplitHandVectorEnv(VectorEnv):
         fresh = [i for i in range(self.num_envs) if which[i] and (seeds[i] is not None or not self._seeded)]
         if fresh:
             gens = [seeding.np_random(seeds[i])[0] for i in fresh]
-            self._streams[fresh] = states_from_generators(gens)
+            self.rows.streams[fresh] = states_from_generators(gens)
         self._seeded = True
 
     def _base_info(self) -> dict[str, Any]:
         n = self.num_envs
         dealt = self.phase != K.BET
         everyone = np.ones(n, dtype=np.bool_)
-        return {"action_mask": self._mask.copy(), "_action_mask": everyone,
+        return {"action_mask": self.rows.mask.copy(), "_action_mask": everyone,
                 "phase": _PHASE_NAMES.take(self.phase), "_phase": everyone.copy(),
                 "cards": self.player.copy(), "_cards": dealt,
                 "house_way_setting": self.house_way_setting.copy(), "_house_way_setting": dealt.copy()}
@@ -410,19 +381,19 @@ class SplitHandVectorEnv(VectorEnv):
         """Base info of the finished rounds (SAME_STEP; the state already holds the next round)."""
         n = self.num_envs
         out = self._last
-        return {"action_mask": np.zeros((n, self.n_actions), dtype=np.bool_), "_action_mask": done.copy(),
-                "phase": np.where(done, "done", None).astype(object), "_phase": done.copy(),
+        return {"action_mask": np.ones((n, self.n_actions), dtype=np.bool_), "_action_mask": done.copy(),
+                "phase": np.where(done, "done", "").astype(object), "_phase": done.copy(),
                 "cards": out.cards, "_cards": done.copy(),
                 "house_way_setting": out.house_way, "_house_way_setting": done.copy()}
 
-    def _outcome_info(self, out: _Outputs, actions) -> dict[str, Any]:
+    def _outcome_info(self, out: Outputs, actions) -> dict[str, Any]:
         settled = out.kind == K.KIND_SETTLED
         invalid = out.kind == K.KIND_INVALID
         info: dict[str, Any] = {}
         if np.count_nonzero(settled):  # (count_nonzero: a fraction of .any()'s call cost)
             values = {"setting": out.setting, "fouled": out.fouled, "hands_won": out.hands_won,
                       "main_result": out.main_result, "main_chips": out.main_chips, "bonus_chips": out.bonus_chips,
-                      "bonus_line": self._line_keys.take(out.bonus_line), "net_chips": out.net_chips,
+                      "bonus_line": self.rows.line_keys.take(out.bonus_line), "net_chips": out.net_chips,
                       "dealer_cards": out.dealer_cards, "dealer_setting": out.dealer_setting,
                       "agrees_with_house_way": out.setting == out.house_way, "main_wager": out.main_wager,
                       "bonus_wager": out.bonus_wager,
@@ -432,47 +403,18 @@ class SplitHandVectorEnv(VectorEnv):
                 info[k] = values[k]
                 info[f"_{k}"] = settled
         if np.count_nonzero(invalid):
-            reasons = np.full(self.num_envs, None, dtype=object)
+            reasons = np.full(self.num_envs, "", dtype=object)
             for i in np.flatnonzero(invalid):
-                reasons[i] = self._why_illegal_reason(int(out.reason[i]), int(actions[i]))
+                reasons[i] = self.rows.reason_text(int(out.reason[i]))
             info["invalid_action"] = np.where(invalid, actions, -1)
             info["_invalid_action"] = invalid
             info["reason"] = reasons
             info["_reason"] = invalid.copy()
-            info["net_chips"] = out.net_chips
-            info["_net_chips"] = settled | invalid
+            ended = settled | invalid
+            for k, v in (("net_chips", out.net_chips), ("main_wager", out.main_wager), ("bonus_wager", out.bonus_wager)):
+                info[k] = v
+                info[f"_{k}"] = ended
         return info
-
-    def _why_illegal_reason(self, reason: int, a: int) -> str:
-        if reason == K.REASON_BET_PHASE:
-            return f"the bet phase takes actions 0..{self.n_bet_actions - 1} (ante level x bonus level)"
-        return (f"bets are over; the set phase takes settings {self.setting_offset}.."
-                f"{self.setting_offset + self.n_settings - 1}")
-
-
-class _Outputs:
-    """Per-step output arrays of the kernel (:data:`splitpoker.envs.vector.kernels.OUT_FIELDS`): a few fresh
-    blocks per step (rows are contiguous views), so infos can hold views safely. ``obs`` and, with
-    ``same_step``, ``final_obs`` are the two halves of one block (the kernel's ``obs_rows``);
-    ``terminated`` and ``fouled`` are boolean views of the int8 ``flags`` rows the kernel writes."""
-
-    def __init__(self, n: int, obs_size: int, same_step: bool):
-        rows = np.empty((2 * n if same_step else n, obs_size), dtype=np.float32)
-        self.obs, self.final_obs = rows[:n], rows[n:]
-        floats = np.zeros((7, n), dtype=np.float64)
-        (self.reward, self.main_result, self.main_chips, self.bonus_chips, self.net_chips, self.main_wager,
-         self.bonus_wager) = floats
-        ints = np.zeros((5, n), dtype=np.int64)
-        self.setting, self.hands_won, self.bonus_line, self.dealer_setting, self.house_way = ints
-        cards = np.zeros((2, n, 7), dtype=np.int64)
-        self.cards, self.dealer_cards = cards
-        flags = np.zeros((4, n), dtype=np.int8)
-        self.terminated, self.fouled = flags[:2].view(np.bool_)
-        self.kind, self.reason = flags[2], flags[3]
-        self.fields = (rows, np.int64(n if same_step else -1), floats, ints, cards, flags)  # K.OUT_FIELDS
-
-    def as_tuple(self) -> tuple:
-        return self.fields
 
 
 def _manual(cls, single, env_id):

@@ -240,6 +240,31 @@ def check_output(flag: str, path: str | os.PathLike, suffixes: tuple[str, ...] |
     return p
 
 
+def check_output_dir(flag: str, path: str | os.PathLike) -> Path:
+    """Refuse, before any work, an output folder that could not be written: an existing file, a
+    folder whose parent does not exist (a typo is refused, not made), an unwritable folder.
+    The folder itself is created only once the work is done (:func:`make_output_dir`)."""
+    p = Path(path)
+    if p.exists() and not p.is_dir():
+        raise CliError(f"{flag} {path}: is a file, expected a folder (existing, or new in an existing folder)")
+    folder = p if p.is_dir() else p.parent
+    if not folder.is_dir():
+        raise CliError(f"{flag} {path}: the folder {folder} does not exist (create it first)")
+    try:
+        with tempfile.NamedTemporaryFile(dir=folder, prefix=".probe.", suffix=".probe"):
+            pass
+    except OSError as e:
+        raise CliError(f"{flag} {path}: cannot write in the folder {folder} ({e.strerror or e})") from None
+    return p
+
+
+def make_output_dir(path: str | os.PathLike) -> Path:
+    """The output folder checked by :func:`check_output_dir`, created if it is new."""
+    p = Path(path)
+    p.mkdir(exist_ok=True)
+    return p
+
+
 def jsonable(obj: Any) -> Any:
     """``obj`` with NaN/inf floats as ``None`` and numpy scalars/arrays as plain Python values."""
     if isinstance(obj, dict):

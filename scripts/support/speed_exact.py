@@ -14,6 +14,7 @@ import resource
 import time
 
 import numpy as np
+
 from splitpoker.envs.rules.games.game import Game
 from splitpoker.envs.solver.exact import ExactSolver, solve_naive
 

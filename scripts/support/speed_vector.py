@@ -4,7 +4,7 @@ MaskablePPO training speed with the native vector env against SB3's DummyVecEnv.
 Every contender steps N environments with random *legal* actions (masks read the way each one
 offers them: ``info["action_mask"]`` for the Gymnasium vector envs, ``env_method("action_masks")``
 for SB3's VecEnvs, as MaskablePPO does; the random choice itself is one numba call,
-:func:`splitpoker.envs.vector.kernels.sample_legal`, the same for all), resets included. Steps/s counts
+:func:`splitpoker.envs.vector.sampling.sample_legal`, the same for all), resets included. Steps/s counts
 environment steps: N per ``step`` call. The measurements are interleaved over ``--repeats``
 rounds and the median is reported, so machine noise hits every contender alike; compare ratios
 within one run.
@@ -17,6 +17,7 @@ import time
 from typing import Any
 
 import numpy as np
+
 from splitpoker.envs.vector.env import resolve_num_threads, usable_cpus
 
 SETTING_IDS = ("splitpoker/AsiaPokerSetting-v0", "splitpoker/PaiGowPokerSetting-v0")
@@ -72,7 +73,8 @@ def _native(env_id, n, num_threads):
 def _gym_sync(env_id, n):
     def make():
         import gymnasium as gym
-        from splitpoker.envs.vector.kernels import sample_legal
+
+        from splitpoker.envs.vector.sampling import sample_legal
 
         env = gym.make_vec(env_id, num_envs=n, vectorization_mode="sync")
         _, info = env.reset(seed=0)
@@ -91,10 +93,11 @@ def _gym_sync(env_id, n):
 def _sb3(env_id, n, subproc):
     def make():
         from sb3_contrib.common.maskable.utils import get_action_masks
-        from splitpoker.agents.training.run import EnvFactory
-        from splitpoker.envs.vector.kernels import sample_legal
         from stable_baselines3.common.env_util import make_vec_env
         from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
+
+        from splitpoker.agents.training.run import EnvFactory
+        from splitpoker.envs.vector.sampling import sample_legal
 
         env = make_vec_env(EnvFactory(env_id, {}), n_envs=n, seed=0, vec_env_cls=SubprocVecEnv if subproc else DummyVecEnv)
         env.reset()
@@ -206,10 +209,11 @@ def training_rates(train_steps: int, n_envs_list=(4, 64), rollout: int = 4096, b
     (dealer_samples 16, observe_settings, [256, 256], batch 512, 5 epochs), native vs DummyVecEnv."""
     import torch
     from sb3_contrib import MaskablePPO
-    from splitpoker.agents.training.run import EnvFactory
-    from splitpoker.agents.training.sb3_vec import make_native_vec_env
     from stable_baselines3.common.env_util import make_vec_env
     from stable_baselines3.common.vec_env import DummyVecEnv
+
+    from splitpoker.agents.training.run import EnvFactory
+    from splitpoker.agents.training.sb3_vec import make_native_vec_env
 
     torch.set_num_threads(1)
     env_id = "splitpoker/AsiaPokerSetting-v0"

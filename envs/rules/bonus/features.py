@@ -41,6 +41,7 @@ from enum import IntEnum
 import numba
 import numpy as np
 from numba import njit, prange
+
 from splitpoker.envs.rules.cards import JOKER, Rank
 from splitpoker.envs.rules.enumeration import for_each_hand, popcount, run_in_batches, top_two_tasks
 from splitpoker.envs.rules.ranking.categories import HandCategory

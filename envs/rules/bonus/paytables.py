@@ -28,10 +28,13 @@ Built-in tables (``--list`` in ``scripts/bonus_table.py``):
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
+from numba import njit
+
 from splitpoker.envs.rules.bonus.features import CATEGORY_MASK, N_FEATURE_CODES, BonusFlag
 from splitpoker.envs.rules.ranking.categories import HandCategory
 
@@ -105,8 +108,10 @@ class PayTable:
     line_of_code: np.ndarray = field(init=False, repr=False, compare=False)
 
     def __post_init__(self):
-        if self.game not in ("asia", "paigow"):
-            raise ValueError(f"pay table {self.name!r}: game {self.game!r}, expected 'asia' or 'paigow'")
+        from splitpoker.envs.rules.games.spec import GAMES
+
+        if self.game not in GAMES:
+            raise ValueError(f"pay table {self.name!r}: game {self.game!r}, expected one of {list(GAMES)}")
         if self.kind not in ("odds", "envy"):
             raise ValueError(f"pay table {self.name!r}: kind {self.kind!r}, expected 'odds' or 'envy'")
         if not self.lines:
@@ -137,19 +142,20 @@ class PayTable:
         return None if i < 0 else self.lines[i]
 
     def settle(self, code: int, wager: float) -> tuple[float, PayLine | None]:
-        """Net chips of a ``wager`` on a hand with feature ``code``: the win (odds x wager, capped
-        at ``max_payout``) or ``-wager``; and the paying line (None if the hand loses)."""
+        """Net chips of a ``wager`` on a hand with feature ``code`` (:func:`bonus_chips`: the win,
+        odds x wager capped at ``max_payout``, or ``-wager``) and the paying line (None if the hand
+        loses)."""
         if self.kind != "odds":
             raise ValueError(f"pay table {self.name!r} is an {self.kind} table; only odds tables settle a wager")
-        line = self.line_for(code)
-        if wager <= 0:
-            return 0.0, line
-        if line is None:
-            return -float(wager), None
-        win = float(wager) * line.odds
-        if self.max_payout is not None:
-            win = min(win, float(self.max_payout))
-        return win, line
+        line_of_code, line_odds, cap = self.kernel_arrays()
+        i = int(line_of_code[int(code)])
+        return float(bonus_chips(i, float(wager), line_odds, cap)), (None if i < 0 else self.lines[i])
+
+    def kernel_arrays(self) -> tuple[np.ndarray, np.ndarray, float]:
+        """What :func:`bonus_chips` reads: the paying line per feature code (``int8``, -1 none),
+        the odds per line (``float64``) and the cap (``inf`` if none)."""
+        odds = np.array([ln.odds for ln in self.lines], dtype=np.float64)
+        return self.line_of_code, odds, float(self.max_payout) if self.max_payout is not None else math.inf
 
     def odds_array(self) -> np.ndarray:
         """``float64[N_FEATURE_CODES]``: odds paid per feature code (0 where nothing pays)."""
@@ -180,6 +186,19 @@ class PayTable:
             "source": self.source,
             "lines": [{"key": ln.key, "label": ln.label, "odds": ln.odds, "predicate": ln.predicate} for ln in self.lines],
         }
+
+
+@njit(cache=True, inline="always")
+def bonus_chips(line, wager, line_odds, max_payout):
+    """Net chips of a bonus ``wager`` on a hand that pays line ``line`` (-1: no line pays): odds x
+    wager capped at ``max_payout``, or ``-wager``; 0 for no wager. The one settlement of a bonus
+    (the round kernel, the table and :meth:`PayTable.settle` all call it)."""
+    if wager <= 0:
+        return 0.0
+    if line < 0:
+        return -wager
+    win = wager * line_odds[line]
+    return max_payout if win > max_payout else win
 
 
 SEED_000 = PayTable(

@@ -40,6 +40,7 @@ from itertools import combinations
 
 import numpy as np
 from numba import njit
+
 from splitpoker.envs.rules.cards import SevenCardGame, format_cards, parse_cards
 from splitpoker.envs.rules.games.options import AsiaRules
 from splitpoker.envs.rules.ranking.categories import HandCategory
@@ -150,6 +151,7 @@ class AsiaPoker(SevenCardGame):
         game.describe(hand, s)          # AsiaSetting(...)
     """
 
+    game = "asia"
     n_settings = N_ASIA_SETTINGS
 
     def __init__(self, rules: AsiaRules | None = None):
@@ -157,6 +159,8 @@ class AsiaPoker(SevenCardGame):
         self.table: HandTable = asia_high_table(self.rules)
         self.high_rank = self.table.rank
         self.high_to_two = self.table.class_to_two.astype(np.int64)
+        #: the table settings are valued with (four-card high hands) and its two-card projection
+        self.rank_table, self.to_two = self.high_rank, self.high_to_two
 
     # -- queries ------------------------------------------------------------------------------
     def ranks(self, cards, s: int) -> tuple[int, int, int]:

@@ -6,11 +6,12 @@ A ``Game`` holds the hand-rank tables, the house-way style, the rules options an
 table, and settles with them: the main wager against the dealer's house way (the numba kernels of
 :mod:`splitpoker.envs.rules.play.rounds`) and the bonus on the player's seven cards. One round's state (the deal,
 the player's settings, the dealer hands) lives in a :class:`~splitpoker.envs.rules.play.round.Round` made by
-:meth:`Game.round`; a batch of rounds (house way against house way) is :meth:`Game.simulate`.
+:meth:`Game.round`; a batch of rounds (house way against house way) is
+:func:`splitpoker.envs.rules.house_ways.check.simulate`.
 
 Example::
 
-    g = Game("asia", "asia-borgata")
+    g = Game("asia", "asia-borgata")        # or Game(ASIA_POKER, ...): a name or a GameSpec
     hand = g.hand("Qh Th 8h 3h Kd 5d Tc")
     g.house_way(hand)                       # HouseWayResult(setting=..., rule=...)
     mean, stderr = g.monte_carlo(hand, 20_000, seed=1)
@@ -26,39 +27,27 @@ option and the pay tables' exhaustive counts hold for all of them.
 from __future__ import annotations
 
 import numpy as np
+
 from splitpoker.envs.rules.bonus.features import features_sorted
 from splitpoker.envs.rules.bonus.paytables import PayLine, PayTable, get_paytable
-from splitpoker.envs.rules.games.asia import HIGH_POS, LOW_POS, MEDIUM_POS, AsiaPoker
-from splitpoker.envs.rules.games.options import AsiaRules, PaiGowRules
-from splitpoker.envs.rules.games.paigow import BACK_POS, FRONT_POS, PaiGowPoker
+from splitpoker.envs.rules.checks import is_integer
+from splitpoker.envs.rules.games.spec import GAMES, GameSpec, get_spec
 from splitpoker.envs.rules.house_ways.registry import (
     HouseWayResult,
     HouseWayStyle,
     house_way_setting,
 )
-from splitpoker.envs.rules.play.monte_carlo import (
-    asia_finish,
-    asia_setting_sums,
-    paigow_finish,
-    paigow_setting_sums,
-)
+from splitpoker.envs.rules.play.dealing import MASK63
+from splitpoker.envs.rules.play.monte_carlo import finish, setting_sums
 from splitpoker.envs.rules.play.round import Round
-from splitpoker.envs.rules.play.rounds import (
-    asia_round_start,
-    asia_settle,
-    paigow_round_start,
-    paigow_settle,
-)
 from splitpoker.envs.rules.ranking.rank_tables import paigow_back_table
 
-GAMES = ("asia", "paigow")
-DEFAULT_STYLE = {"asia": "asia-000", "paigow": "paigow-igw"}
-DEFAULT_PAYTABLE = {"asia": "seed-000", "paigow": "fortune"}
+__all__ = ["GAMES", "Game", "slot_cards"]
 _DEFAULT = object()
 
 
-def _bonus_paytable(game: str, table) -> PayTable | None:
-    """The bonus pay table of ``game``: a :class:`PayTable`, a built-in name or None (no bonus)."""
+def _bonus_paytable(spec: GameSpec, table) -> PayTable | None:
+    """The bonus pay table of the game: a :class:`PayTable`, a built-in name or None (no bonus)."""
     if table is None:
         return None
     if isinstance(table, str):
@@ -66,58 +55,51 @@ def _bonus_paytable(game: str, table) -> PayTable | None:
     if not isinstance(table, PayTable):
         raise ValueError(f"bonus_paytable={table!r} ({type(table).__name__}): expected a PayTable, a pay table "
                          f"name or None")
-    if table.game != game or table.kind != "odds":
+    if table.game != spec.name or table.kind != "odds":
         raise ValueError(f"bonus_paytable {table.name!r} is a {table.game}/{table.kind} table: "
-                         f"expected a {game} odds table")
+                         f"expected a {spec.name} odds table")
     return table
 
 
-def slot_cards(game: str, cards, setting: int) -> list[tuple[str, list[int]]]:
+def slot_cards(game: str | GameSpec, cards, setting: int) -> list[tuple[str, list[int]]]:
     """``(slot name, cards high to low)`` of each hand of setting ``setting`` of the sorted seven
     ``cards`` of ``game`` (``"asia"``: high, medium, low; ``"paigow"``: back, front)."""
+    spec = get_spec(game)
     hand = np.asarray(cards)
-    if game == "asia":
-        named = (("high", HIGH_POS[setting]), ("medium", MEDIUM_POS[setting]), ("low", [LOW_POS[setting]]))
-    else:
-        named = (("back", BACK_POS[setting]), ("front", FRONT_POS[setting]))
-    return [(name, sorted(hand[list(pos)].tolist(), reverse=True)) for name, pos in named]
+    return [(name, sorted(hand[pos[setting]].tolist(), reverse=True)) for name, pos in zip(spec.slots, spec.positions,
+                                                                                          strict=True)]
 
 
 class Game:
     """One game under one set of rules options, house-way style and bonus pay table.
 
-    Arguments: ``game`` (``"asia"`` or ``"paigow"``), ``style`` (house-way name, default
-    ``asia-000`` / ``paigow-igw``), ``rules`` (:class:`AsiaRules` / :class:`PaiGowRules`, default
-    the game's defaults), ``bonus_paytable`` (a :class:`PayTable` of the game, a built-in name, or
-    None for a table without a bonus; default ``seed-000`` / ``fortune``).
+    Arguments: ``game`` (``"asia"``, ``"paigow"`` or a :class:`GameSpec`), ``style`` (house-way
+    name, default the spec's: ``asia-000`` / ``paigow-igw``), ``rules`` (the spec's options class,
+    :class:`AsiaRules` / :class:`PaiGowRules`, default its defaults), ``bonus_paytable`` (a
+    :class:`PayTable` of the game, a built-in name, or None for a table without a bonus; default
+    the spec's: ``seed-000`` / ``fortune``).
+
+    Attributes: ``spec`` (the :class:`GameSpec`), ``game`` (its name), ``style``, ``style_id``,
+    ``rules``, ``engine`` (the validated per-game Python API), ``rank_table`` and ``to_two`` (the
+    table settings are valued with and its two-card projection), ``n_settings``, ``slots``,
+    ``commission``, ``bonus_paytable``, ``bonus_categories``.
     """
 
-    def __init__(self, game: str, style: str | None = None, rules: AsiaRules | PaiGowRules | None = None,
+    def __init__(self, game: str | GameSpec, style: str | None = None, rules=None,
                  bonus_paytable: PayTable | str | None = _DEFAULT):
-        if game not in GAMES:
-            raise ValueError(f"unknown game {game!r}: expected one of {GAMES}")
-        self.game = game
-        self.style = HouseWayStyle.parse(style or DEFAULT_STYLE[game], game=game)
-        if game == "asia":
-            if rules is not None and not isinstance(rules, AsiaRules):
-                raise ValueError(f"rules {rules!r} are not AsiaRules")
-            self.engine = AsiaPoker(rules)
-            self.rank_table = self.engine.high_rank
-            self.to_two = self.engine.high_to_two
-            self.slots = ("high", "medium", "low")
-        else:
-            if rules is not None and not isinstance(rules, PaiGowRules):
-                raise ValueError(f"rules {rules!r} are not PaiGowRules")
-            self.engine = PaiGowPoker(rules)
-            self.rank_table = self.engine.back_rank
-            self.to_two = self.engine.back_to_two
-            self.slots = ("back", "front")
+        self.spec = spec = get_spec(game)
+        self.game = spec.name
+        self.game_id = spec.game_id
+        self.style = HouseWayStyle.parse(style or spec.default_house_way, game=spec.name)
+        self.engine = spec.engine_cls(spec.rules(rules))
+        self.rank_table, self.to_two = self.engine.rank_table, self.engine.to_two
+        self.slots = spec.slots
         self.rules = self.engine.rules
         self.table = self.engine.table  # the hand-rank table settings are valued with
-        self.n_settings = self.engine.n_settings
+        self.n_settings = spec.n_settings
         self.style_id = self.style.style_id
         self.commission = float(getattr(self.rules, "commission", 0.0))
-        self.bonus_paytable = _bonus_paytable(game, DEFAULT_PAYTABLE[game] if bonus_paytable is _DEFAULT
+        self.bonus_paytable = _bonus_paytable(spec, spec.default_bonus_paytable if bonus_paytable is _DEFAULT
                                               else bonus_paytable)
         #: five-card category per colex index, the bonus classification (the same for every option)
         self.bonus_categories = paigow_back_table().category
@@ -130,25 +112,6 @@ class Game:
     def round(self, n_dealers: int = 1) -> Round:
         """A :class:`Round` of this game against ``n_dealers`` dealer hands (1 is the real game)."""
         return Round(self, n_dealers)
-
-    def start_round(self, seed: int, player, dealers, ranks, fouled) -> int:
-        """Deal round ``seed`` into ``player[7]`` and ``dealers[n, 7]`` (sorted), value every
-        setting of the player's cards into ``ranks`` and ``fouled``; returns the house-way setting
-        of the player's cards (numba)."""
-        start = asia_round_start if self.game == "asia" else paigow_round_start
-        return int(start(seed, self.style_id, self.rank_table, self.to_two, player, dealers, ranks, fouled))
-
-    def main_result(self, values, fouled: bool, dealers, dealer_settings, dealer_won) -> float:
-        """Mean main result per unit wagered of a setting with hand ``values`` (a row of
-        ``ranks``) against every dealer hand set by the house way (-1 if ``fouled``); fills
-        ``dealer_settings`` and ``dealer_won`` per dealer hand (numba)."""
-        if self.game == "asia":
-            ph, pm, pl = values
-            return float(asia_settle(ph, pm, pl, fouled, dealers, self.style_id, self.rank_table, self.to_two,
-                                     dealer_settings, dealer_won))
-        pb, pf = values
-        return float(paigow_settle(pb, pf, fouled, dealers, self.style_id, self.rank_table, self.to_two,
-                                   self.commission, dealer_settings, dealer_won))
 
     def bonus_code(self, cards) -> int:
         """The seven-card feature code (:mod:`splitpoker.envs.rules.bonus.features`) of ``cards`` (any order)."""
@@ -166,16 +129,7 @@ class Game:
 
     def slot_cards(self, cards, setting: int) -> list[tuple[str, list[int]]]:
         """``(slot name, cards high to low)`` of each hand of ``setting`` of the sorted ``cards``."""
-        return slot_cards(self.game, cards, setting)
-
-    # ---- a batch of rounds ----------------------------------------------------------------
-    def simulate(self, n_rounds: int, seed: int = 0, progress=None, chunk: int = 2_000_000) -> dict:
-        """House way (player) against house way (dealer) over ``n_rounds`` dealt rounds: rates,
-        edge and its 95% CI (:func:`splitpoker.envs.rules.house_ways.check.simulate`, the kernel of
-        ``scripts/simulate.py``)."""
-        from splitpoker.envs.rules.house_ways.check import simulate
-
-        return simulate(self, n_rounds, seed, progress=progress, chunk=chunk)
+        return slot_cards(self.spec, cards, setting)
 
     def hand(self, cards) -> np.ndarray:
         return self.engine.hand(cards)
@@ -196,28 +150,22 @@ class Game:
         (the same hands for every setting). With ``chunk``, the dealer hands are dealt ``chunk`` at
         a time (``progress(n)`` after each), so a Ctrl-C is seen between chunks; the result is
         exactly the same."""
-        if isinstance(n_samples, bool) or not isinstance(n_samples, (int, np.integer)) or n_samples < 1:
+        if not is_integer(n_samples) or n_samples < 1:
             raise ValueError(f"n_samples={n_samples!r}: expected a positive integer")
-        if chunk is not None and (isinstance(chunk, bool) or not isinstance(chunk, (int, np.integer)) or chunk < 1):
+        if chunk is not None and (not is_integer(chunk) or chunk < 1):
             raise ValueError(f"chunk={chunk!r}: expected a positive integer or None")
         hand = self.hand(cards)
         mean = np.empty(self.n_settings)
         stderr = np.empty(self.n_settings)
-        seed = int(seed) & ((1 << 63) - 1)
+        seed = int(seed) & MASK63
         n = int(n_samples)
         step = n if chunk is None else int(chunk)
         s1, s2 = np.zeros(self.n_settings), np.zeros(self.n_settings)
         for start in range(0, n, step):
             stop = min(n, start + step)
-            if self.game == "asia":
-                fouled = asia_setting_sums(hand, start, stop, seed, self.style_id, self.rank_table, self.to_two, s1)
-            else:
-                fouled = paigow_setting_sums(hand, start, stop, seed, self.style_id, self.rank_table, self.to_two,
-                                             self.rules.commission, s1, s2)
+            fouled = setting_sums(self.game_id, hand, start, stop, seed, self.style_id, self.rank_table, self.to_two,
+                                  self.commission, s1, s2)
             if progress is not None:
                 progress(stop - start)
-        if self.game == "asia":
-            asia_finish(fouled, s1, n, mean, stderr)
-        else:
-            paigow_finish(fouled, s1, s2, n, mean, stderr)
+        finish(self.game_id, fouled, s1, s2, n, mean, stderr)
         return mean, stderr

@@ -41,7 +41,9 @@ def rules_from_json(game: str, text: str | None) -> AsiaRules | PaiGowRules:
         raise ValueError(f"--rules {text!r} is not a JSON object: {e}") from None
     if not isinstance(data, dict):
         raise ValueError(f"--rules {text!r} must be a JSON object such as '{{\"commission\": 0}}'")
-    return (AsiaRules if game == "asia" else PaiGowRules).from_dict(data)
+    from splitpoker.envs.rules.games.spec import get_spec
+
+    return get_spec(game).rules_cls.from_dict(data)
 
 
 class _RankingOptions:

@@ -27,6 +27,7 @@ from itertools import combinations
 
 import numpy as np
 from numba import njit
+
 from splitpoker.envs.rules.cards import SevenCardGame, format_cards, parse_cards
 from splitpoker.envs.rules.games.options import PaiGowRules
 from splitpoker.envs.rules.ranking.categories import HandCategory
@@ -110,6 +111,7 @@ class PaiGowSetting:
 class PaiGowPoker(SevenCardGame):
     """Python API to the Pai Gow Poker rules under one set of :class:`PaiGowRules`."""
 
+    game = "paigow"
     n_settings = N_PAIGOW_SETTINGS
 
     def __init__(self, rules: PaiGowRules | None = None):
@@ -117,6 +119,8 @@ class PaiGowPoker(SevenCardGame):
         self.table: HandTable = paigow_back_table(self.rules)
         self.back_rank = self.table.rank
         self.back_to_two = self.table.class_to_two.astype(np.int64)
+        #: the table settings are valued with (five-card back hands) and its two-card projection
+        self.rank_table, self.to_two = self.back_rank, self.back_to_two
 
     def ranks(self, cards, s: int) -> tuple[int, int]:
         br, fr = paigow_setting_ranks(self.hand(cards), self._check_setting(s), self.back_rank)

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
+
 from splitpoker.envs.rules.games.asia import (
     TWO_TO_ONE,
     AsiaPoker,
@@ -54,10 +55,50 @@ from splitpoker.envs.rules.house_ways.common import (
     n_high,
     setting_positions,
 )
-from splitpoker.envs.rules.house_ways.rule_ids import ASIA_000_RULES, N_ASIA_000_RULES, Asia000Rule
+from splitpoker.envs.rules.house_ways.rule_ids import rule_ids
 from splitpoker.envs.rules.house_ways.straights import is_straight_or_flush
 from splitpoker.envs.rules.ranking.combinatorics import colex4
 from splitpoker.envs.rules.ranking.hand_eval import one_card_value, two_card_value
+
+ASIA_000_RULE_TABLE = (  # (enum name, human name); the position is the rule id
+    ("NO_PAIR", "no pair"),
+    ("ONE_PAIR_SPLIT", "one pair: High pair split between Medium and High"),
+    ("ONE_PAIR_IN_HIGH", "one pair: pair in High"),
+    ("TWO_PAIRS", "two pairs: split between High and Medium"),
+    ("TWO_PAIRS_ACES_KINGS", "two pairs: A/K exception (A/K pair split Medium/Low)"),
+    ("THREE_PAIRS_ACES_KINGS", "three pairs: A/K pair and Low/Medium singleton"),
+    ("THREE_PAIRS_LOW_SINGLETON", "three pairs: Low/Medium singleton (lowest pair Medium, D8)"),
+    ("THREE_PAIRS_HIGH_SINGLETON", "three pairs: High singleton in Low"),
+    ("TRIPS_2_TO_10", "three of a kind: 2s-10s"),
+    ("TRIPS_JACKS_NO_HIGH", "three of a kind: Jacks, no High card"),
+    ("TRIPS_JACKS_ONE_HIGH", "three of a kind: Jacks, one High card"),
+    ("TRIPS_JACKS_TWO_HIGH", "three of a kind: Jacks, two High cards (as 2s-10s)"),
+    ("TRIPS_JACKS_THREE_HIGH", "three of a kind: Jacks, three High cards (as 2s-10s, D10)"),
+    ("TRIPS_Q_TO_A_ONE_OR_TWO_HIGH", "three of a kind: Qs-As, one or two High cards"),
+    ("TRIPS_Q_TO_A_NO_HIGH", "three of a kind: Qs-As, no High card (pair in High, D10)"),
+    ("TRIPS_Q_TO_A_THREE_HIGH", "three of a kind: Qs-As, three High cards (as 2s-10s, D10)"),
+    ("TRIPS_TWICE", "three of a kind twice"),
+    ("TRIPS_TWO_PAIRS_NO_HIGH_PAIR", "three of a kind & two pairs: no High pair"),
+    ("TRIPS_TWO_PAIRS_HIGH_PAIR", "three of a kind & two pairs: High pair"),
+    ("FULL_HOUSE_HIGH_PAIR", "full house: High pair"),
+    ("FULL_HOUSE_HIGH_TRIPS", "full house: High trips"),
+    ("FULL_HOUSE_HIGH_TRIPS_HIGHER_SINGLETON", "full house: High trips, higher singleton Low"),
+    ("FULL_HOUSE_NEITHER_HIGH", "full house: neither High trips nor High pair"),
+    ("STRAIGHT_FLUSH_PAIR_IN_MEDIUM", "straight/flush: pair in Medium"),
+    ("STRAIGHT_FLUSH_HIGH_CARDS", "straight/flush: High cards in Medium and Low"),
+    ("QUADS_LOW_WITH_ACE", "four of a kind: Low quads, two High cards incl. an Ace"),
+    ("QUADS_ACES_KINGS_NO_HIGH", "four of a kind: Aces/Kings, no High singleton"),
+    ("QUADS_SPLIT", "four of a kind: pair in Medium and High"),
+    ("QUADS_PAIR_ACES_KINGS", "four of a kind & a pair: Aces/Kings"),
+    ("QUADS_PAIR", "four of a kind & a pair"),
+    ("QUADS_TRIPS_SPLIT", "four of a kind & three of a kind: Qs+ with Low/Medium trips"),
+    ("QUADS_TRIPS", "four of a kind & three of a kind"),
+    ("FIVE_ACES", "five aces"),
+    ("FALLBACK", "fallback: best unfouled setting"),
+)
+Asia000Rule, ASIA_000_RULES = rule_ids("Asia000Rule", ASIA_000_RULE_TABLE, __name__)
+N_ASIA_000_RULES = len(ASIA_000_RULES)
+
 
 N_RULES = N_ASIA_000_RULES
 R = Asia000Rule  # numba reads IntEnum members as integer constants

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
+
 from splitpoker.envs.rules.games.asia import asia_is_fouled, asia_setting_ranks
 from splitpoker.envs.rules.house_ways.common import (
     ACE,
@@ -39,13 +40,58 @@ from splitpoker.envs.rules.house_ways.common import (
     group_hand,
     may_make_straight_or_flush,
 )
-from splitpoker.envs.rules.house_ways.rule_ids import BORGATA_RULES, BorgataRule
+from splitpoker.envs.rules.house_ways.rule_ids import rule_ids
 from splitpoker.envs.rules.house_ways.straights import (
     MODE_IN_ADDITION,
     MODE_NO_PAIR,
     MODE_PAIR_INSIDE,
     best_straight_or_flush,
 )
+
+BORGATA_RULE_TABLE = (  # (enum name, human name); the position is the rule id
+    ("NO_PAIR", "NO PAIR"),
+    ("ONE_PAIR", "ONE PAIR: pair high, 1st+3rd medium, 2nd low"),
+    ("ONE_PAIR_SPLIT_HIGH_PAIR", "ONE PAIR: high pair with 0-1 high card, split high/medium"),
+    ("ONE_PAIR_HIGH_PAIR_KEPT", "ONE PAIR: high pair with 2+ high cards, pair high"),
+    ("TWO_PAIRS", "TWO PAIRS: split, higher pair high, lower pair medium"),
+    ("TWO_PAIRS_SPLIT_ACES_KINGS", "TWO PAIRS: aces/kings split medium/low"),
+    ("TWO_PAIRS_ACES_KINGS_HIGH_CARD", "TWO PAIRS: aces/kings + another high card, don't split"),
+    ("THREE_PAIRS", "THREE PAIRS: highest pair medium, two pairs high"),
+    ("THREE_PAIRS_SPLIT_ACES_KINGS", "THREE PAIRS: aces/kings split medium/low"),
+    ("THREE_PAIRS_ACES_KINGS_HIGH_CARD", "THREE PAIRS: aces/kings + high card, pair medium"),
+    ("THREE_PAIRS_HIGH_PAIRS", "THREE PAIRS: three high pairs, split highest (one low)"),
+    ("THREE_PAIRS_HIGH_PAIRS_HIGH_CARD", "THREE PAIRS: three high pairs + high card in low"),
+    ("TRIPS", "THREE OF A KIND: trips high"),
+    ("TRIPS_AKQ_SPLIT", "THREE OF A KIND: A/K/Q trips, one in each hand"),
+    ("TRIPS_AKQ_HIGH_CARDS", "THREE OF A KIND: A/K/Q trips + 1-2 high cards, pair high"),
+    ("TRIPS_JACKS_ONE_HIGH", "THREE OF A KIND: jacks + one high card, jack low"),
+    ("TRIPS_JACKS_NO_HIGH", "THREE OF A KIND: jacks, no high card, pair high, jack medium"),
+    ("TRIPS_TWICE", "THREE OF A KIND TWICE"),
+    ("SF_NO_PAIR", "STRAIGHT/FLUSH: no pair, play it high"),
+    ("SF_NO_PAIR_TOO_HIGH", "STRAIGHT/FLUSH: no pair, 3-4 high cards -> NO PAIR"),
+    ("SF_PAIR_INSIDE", "STRAIGHT/FLUSH: pair inside, K/A or 2 high outside, play it high"),
+    ("SF_PAIR_INSIDE_PAIR_HIGH", "STRAIGHT/FLUSH: pair inside, otherwise pair high"),
+    ("SF_IN_ADDITION", "STRAIGHT/FLUSH: pair/trips in addition, pair medium"),
+    ("SF_ACES_IN_ADDITION", "STRAIGHT/FLUSH: aces in addition, split aces"),
+    ("SF_BOTH", "STRAIGHT/FLUSH: both a straight and a flush, best medium/low"),
+    ("FULL_HOUSE", "FULL HOUSE: trips high, pair medium"),
+    ("FULL_HOUSE_AKQ_TRIPS", "FULL HOUSE: A/K/Q trips, pair of them high, one low"),
+    ("FULL_HOUSE_ACES_KINGS_PAIR", "FULL HOUSE: pair of aces/kings split medium/low"),
+    ("FULL_HOUSE_PAIR", "FULL HOUSE WITH A PAIR: trips high, low pair medium"),
+    ("FULL_HOUSE_PAIR_HIGH_TRIPS", "FULL HOUSE WITH A PAIR: high trips, two pairs high"),
+    ("QUADS", "FOUR OF A KIND: split, pair high, pair medium"),
+    ("QUADS_LOW_WITH_ACE", "FOUR OF A KIND: low quads + 2 high cards incl. ace, quads high"),
+    ("QUADS_ACES_KINGS", "FOUR OF A KIND: aces/kings, pair high, one medium, one low"),
+    ("QUADS_ACES_KINGS_HIGH_CARD", "FOUR OF A KIND: aces/kings + high card, pair high+medium"),
+    ("QUADS_PAIR", "FOUR OF A KIND WITH A PAIR: quads high, pair medium"),
+    ("QUADS_PAIR_ACES_KINGS", "FOUR OF A KIND WITH A PAIR: aces/kings, three high, one low"),
+    ("QUADS_TRIPS", "FOUR OF A KIND WITH THREE OF A KIND: quads high, pair medium"),
+    ("QUADS_TRIPS_AKQ", "FOUR OF A KIND WITH THREE OF A KIND: A/K/Q quads split"),
+    ("FIVE_ACES", "FIVE ACES"),
+    ("FALLBACK", "fallback"),
+)
+BorgataRule, BORGATA_RULES = rule_ids("BorgataRule", BORGATA_RULE_TABLE, __name__)
+
 
 R = BorgataRule  # numba reads IntEnum members as integer constants
 

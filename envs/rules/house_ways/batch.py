@@ -11,11 +11,13 @@ from __future__ import annotations
 import numba
 import numpy as np
 from numba import njit, prange
+
 from splitpoker.envs.rules.enumeration import for_each_hand
 from splitpoker.envs.rules.games.asia import N_ASIA_SETTINGS
 from splitpoker.envs.rules.games.outcome import main_outcome, setting_fouled, setting_values
 from splitpoker.envs.rules.games.paigow import N_PAIGOW_SETTINGS
-from splitpoker.envs.rules.house_ways.registry import PAIGOW_IGW_ID, house_way, house_way_with_rule
+from splitpoker.envs.rules.games.spec import PAIGOW_ID
+from splitpoker.envs.rules.house_ways.registry import STYLE_GAME_ID, house_way, house_way_with_rule
 from splitpoker.envs.rules.play.dealing import deal_round, sort7
 
 
@@ -23,12 +25,12 @@ from splitpoker.envs.rules.play.dealing import deal_round, sort7
 def _check_hand(hand, index, args):
     style_id, rank_table, to_two, n_rules, rule_counts, foul_counts, error_counts, t = args
     s, r = house_way_with_rule(style_id, hand, rank_table, to_two)
-    paigow = style_id == PAIGOW_IGW_ID
-    if s < 0 or s >= (N_PAIGOW_SETTINGS if paigow else N_ASIA_SETTINGS) or r < 0 or r >= n_rules:
+    game_id = STYLE_GAME_ID[style_id]
+    if s < 0 or s >= (N_PAIGOW_SETTINGS if game_id == PAIGOW_ID else N_ASIA_SETTINGS) or r < 0 or r >= n_rules:
         error_counts[t] += 1
         return
-    v0, v1, v2 = setting_values(paigow, hand, s, rank_table)
-    if setting_fouled(paigow, v0, v1, v2, to_two):
+    v0, v1, v2 = setting_values(game_id, hand, s, rank_table)
+    if setting_fouled(game_id, v0, v1, v2, to_two):
         foul_counts[t, r] += 1
     rule_counts[t, r] += 1
 
@@ -52,10 +54,10 @@ def house_way_round(style_id, seed, r, rank_table, to_two, commission, cards):
     sort7(cards, 7)
     player = cards[:7]
     dealer = cards[7:]
-    paigow = style_id == PAIGOW_IGW_ID
-    p0, p1, p2 = setting_values(paigow, player, house_way(style_id, player, rank_table, to_two), rank_table)
-    d0, d1, d2 = setting_values(paigow, dealer, house_way(style_id, dealer, rank_table, to_two), rank_table)
-    return main_outcome(paigow, p0, p1, p2, d0, d1, d2, to_two, commission)[2]
+    game_id = STYLE_GAME_ID[style_id]
+    p0, p1, p2 = setting_values(game_id, player, house_way(style_id, player, rank_table, to_two), rank_table)
+    d0, d1, d2 = setting_values(game_id, dealer, house_way(style_id, dealer, rank_table, to_two), rank_table)
+    return main_outcome(game_id, p0, p1, p2, d0, d1, d2, to_two, commission)[2]
 
 
 @njit(cache=True, parallel=True)

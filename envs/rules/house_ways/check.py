@@ -8,16 +8,20 @@ import time
 
 import numba
 import numpy as np
+
+from splitpoker.envs.rules.checks import is_integer
 from splitpoker.envs.rules.enumeration import run_in_batches, top_two_tasks
-from splitpoker.envs.rules.games.game import Game
 from splitpoker.envs.rules.house_ways.batch import exhaustive_check_tasks, simulate_rounds
+from splitpoker.envs.rules.play.dealing import MASK63
 from splitpoker.envs.rules.ranking.combinatorics import BINOM
 
 TOTAL_HANDS = int(BINOM[53, 7])
+#: the two-sided 95% normal quantile
+Z95 = 1.959963984540054
 
 
-def exhaustive_check(game: Game, progress=None, n_batches: int = 40, max_tasks: int | None = None) -> dict:
-    """Run ``game``'s house way on every seven-card hand (or the first ``max_tasks`` tasks, for
+def exhaustive_check(game, progress=None, n_batches: int = 40, max_tasks: int | None = None) -> dict:
+    """Run ``game``'s (a :class:`~splitpoker.envs.rules.games.game.Game`) house way on every seven-card hand (or the first ``max_tasks`` tasks, for
     smoke tests): hands per rule, fouls per rule, errors. ``progress(n)`` after each batch."""
     tasks = top_two_tasks(53)
     if max_tasks is not None:
@@ -43,15 +47,16 @@ def exhaustive_check(game: Game, progress=None, n_batches: int = 40, max_tasks: 
     }
 
 
-def simulate(game: Game, n_rounds: int, seed: int = 0, progress=None, chunk: int = 2_000_000) -> dict:
-    """House way (player) vs house way (dealer) over ``n_rounds`` dealt rounds."""
-    if isinstance(n_rounds, bool) or not isinstance(n_rounds, (int, np.integer)) or n_rounds < 1:
+def simulate(game, n_rounds: int, seed: int = 0, progress=None, chunk: int = 2_000_000) -> dict:
+    """House way (player) vs house way (dealer) of ``game`` (a :class:`~splitpoker.envs.rules.games.game.Game`)
+    over ``n_rounds`` dealt rounds: win, push and loss rates, the player edge and its 95% CI."""
+    if not is_integer(n_rounds) or n_rounds < 1:
         raise ValueError(f"rounds={n_rounds!r}: expected a positive integer")
     nt = numba.config.NUMBA_NUM_THREADS
     outcomes = np.zeros((nt, 3), dtype=np.int64)
     sums = np.zeros((nt, 2))
     commission = getattr(game.rules, "commission", 0.0)
-    seed = int(seed) & ((1 << 63) - 1)
+    seed = int(seed) & MASK63
     t0 = time.perf_counter()
     done = 0
     while done < n_rounds:
@@ -65,7 +70,7 @@ def simulate(game: Game, n_rounds: int, seed: int = 0, progress=None, chunk: int
     s, s2 = sums.sum(axis=0)
     mean = s / n_rounds
     var = max(s2 / n_rounds - mean * mean, 0.0) * n_rounds / max(n_rounds - 1, 1)
-    half = 1.959963984540054 * math.sqrt(var / n_rounds)
+    half = Z95 * math.sqrt(var / n_rounds)
     return {
         "game": game.game, "style": game.style.value, "rules_options": repr(game.rules),
         "rounds": int(n_rounds), "seed": seed,

@@ -26,6 +26,7 @@ from itertools import combinations
 
 import numpy as np
 from numba import njit
+
 from splitpoker.envs.rules.cards import JOKER, Rank
 from splitpoker.envs.rules.enumeration import popcount
 from splitpoker.envs.rules.games.asia import (

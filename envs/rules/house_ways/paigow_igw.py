@@ -24,7 +24,7 @@ How a hand is read (all numba, one pass):
 5. A result that would foul (none does: the exhaustive check over all C(53, 7) hands finds none)
    or a hand no rule covers falls back to :func:`paigow_best_unfouled` with rule ``"fallback"``.
 
-Rule ids: :class:`~splitpoker.envs.rules.house_ways.rule_ids.IgwRule` (texts ``IGW_RULES``); batch work:
+Rule ids: :class:`IgwRule` (texts ``IGW_RULES``), below; batch work:
 :mod:`splitpoker.envs.rules.house_ways.batch` with ``PAIGOW_IGW_ID``.
 """
 
@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
+
 from splitpoker.envs.rules.enumeration import popcount
 from splitpoker.envs.rules.games.paigow import (
     FRONT_POS,
@@ -54,12 +55,57 @@ from splitpoker.envs.rules.house_ways.common import (
     paigow_best_unfouled,
     rank_of,
 )
-from splitpoker.envs.rules.house_ways.rule_ids import IGW_RULES, N_IGW_RULES, IgwRule
+from splitpoker.envs.rules.house_ways.rule_ids import rule_ids
 from splitpoker.envs.rules.ranking.categories import HandCategory as C
 from splitpoker.envs.rules.ranking.hand_eval import two_rank_value
 
 # --------------------------------------------------------------------------------------------
 # rule ids (IGW_RULES[id] names them)
+
+IGW_RULE_TABLE = (  # (enum name, human name); the position is the rule id
+    ("NO_PAIR", "no pair: second and third highest in front"),
+    ("ONE_PAIR", "one pair: pair in back, two highest singletons in front"),
+    ("TWO_PAIR_SPLIT", "two pair: split"),
+    ("TWO_PAIR_LOW", "two pair: both 6s or lower"),
+    ("TWO_PAIR_TENS_ACE", "two pair: 10s or lower + ace"),
+    ("TWO_PAIR_FACE_FIVES_ACE", "two pair: face + 5s or lower + ace"),
+    ("THREE_PAIRS", "three pairs: highest pair in front"),
+    ("TRIPS", "three of a kind: trips in back"),
+    ("TRIP_ACES", "three of a kind: split three aces"),
+    ("TWO_TRIPS", "two sets of trips: pair of the higher in front"),
+    ("STRAIGHT", "straight: in back, highest possible front"),
+    ("FLUSH", "flush: in back, highest possible front"),
+    ("BOTH_STRAIGHT", "straight and flush: straight in back (higher front, king-high or better)"),
+    ("BOTH_FLUSH", "straight and flush: flush in back"),
+    ("STR_2P_ACES", "straight/flush: play as two pair (aces and any other pair)"),
+    ("STR_2P_HIGH", "straight/flush: play as two pair (both pairs 10s or higher)"),
+    ("STR_2P_ACE", "straight/flush: play as two pair (both pairs 10s or lower + ace)"),
+    ("FULL_HOUSE_SPLIT", "full house: split"),
+    ("FULL_HOUSE_DEUCES_AK", "full house: pair of 2s with ace and king, keep"),
+    ("FULL_HOUSE_TWO_PAIRS", "full house with trips and two pairs: highest pair in front"),
+    ("QUADS_LOW", "four of a kind 2-6: keep together"),
+    ("QUADS_MID_SPLIT", "four of a kind 7-10: split"),
+    ("QUADS_MID_KEEP", "four of a kind 7-10: keep, ace+face or better in front"),
+    ("QUADS_HIGH_SPLIT", "four of a kind J-K: split"),
+    ("QUADS_HIGH_KEEP", "four of a kind J-K: keep, pair of 10s or better in front"),
+    ("QUADS_ACES_SPLIT", "four aces: split"),
+    ("QUADS_ACES_KEEP", "four aces: keep, pair of 7s or better in front"),
+    ("SF_KEEP", "straight flush: in back"),
+    ("SF_2P_ACES", "straight flush: play as two pair (aces and any other pair)"),
+    ("SF_2P_HIGH", "straight flush: play as two pair (both pairs 10s or higher)"),
+    ("SF_2P_ACE", "straight flush: play as two pair (both pairs 10s or lower + ace)"),
+    ("SF_BREAK", "straight flush: straight or flush instead, ace+face or pair in front"),
+    ("ROYAL_KEEP", "royal flush: in back"),
+    ("ROYAL_2P_ACES", "royal flush: play as two pair (aces and any other pair)"),
+    ("ROYAL_2P_HIGH", "royal flush: play as two pair (both pairs 10s or higher)"),
+    ("ROYAL_BREAK", "royal flush: break up, straight or straight flush with king or better in front"),
+    ("FIVE_ACES_SPLIT", "five aces: split"),
+    ("FIVE_ACES_KEEP", "five aces: keep, pair of kings in front"),
+    ("FALLBACK", "fallback"),
+)
+IgwRule, IGW_RULES = rule_ids("IgwRule", IGW_RULE_TABLE, __name__)
+N_IGW_RULES = len(IGW_RULES)
+
 
 R = IgwRule  # numba reads IntEnum members as integer constants
 
@@ -378,7 +424,7 @@ def rule_royal_flush(br, fr):
 
 
 @njit(cache=True)
-def _house_way(hand, back_rank, back_to_two, br, fr, rk, gr, gs, gc):
+def house_way_igw_core(hand, back_rank, back_to_two, br, fr, rk, gr, gs, gc):
     # rank masks by multiplicity (the joker is an ace)
     m1 = 0
     m2 = 0
@@ -479,7 +525,7 @@ def house_way_igw_with_rule(hand, back_rank, back_to_two):
     ``back_to_two`` = ``table.class_to_two.astype(np.int64)``."""
     w = np.empty(2 * N_PAIGOW_SETTINGS + 4 * SCRATCH_SIZE, dtype=np.int64)  # one allocation, six work arrays
     g = 2 * N_PAIGOW_SETTINGS
-    return _house_way(hand, back_rank, back_to_two, w[:N_PAIGOW_SETTINGS], w[N_PAIGOW_SETTINGS:g],
+    return house_way_igw_core(hand, back_rank, back_to_two, w[:N_PAIGOW_SETTINGS], w[N_PAIGOW_SETTINGS:g],
                       w[g:g + SCRATCH_SIZE], w[g + SCRATCH_SIZE:g + 2 * SCRATCH_SIZE],
                       w[g + 2 * SCRATCH_SIZE:g + 3 * SCRATCH_SIZE], w[g + 3 * SCRATCH_SIZE:])
 

@@ -1,4 +1,4 @@
-"""The three house-way styles behind one interface, plus their batch kernels.
+"""The registered house-way styles: one table, one validated entry point, the numba dispatch.
 
 =================  =======  ===========================================================
 style              game     source
@@ -8,11 +8,15 @@ style              game     source
 ``paigow-igw``     paigow   seed 003, IGW Pai Gow Poker house way (English rendering)
 =================  =======  ===========================================================
 
-Each style lives in its own module (``house_way_asia_000.py``, ``house_way_borgata.py``,
-``house_way_igw.py``) as small numba functions quoting the seed; docs/house_ways.md records every
-interpretation. Here: the style registry, a validated Python entry point
-(:func:`house_way_setting`), and numba kernels that dispatch on an integer style id for batch work
-(exhaustive checks, simulation, dealer tables).
+Each style lives in its own module of this package (``asia_000.py``, ``asia_borgata.py``,
+``paigow_igw.py``): small numba functions quoting the source, the style's rule-id table, and its
+``house_way_..._with_rule(hand, rank_table, to_two)`` kernel; docs/house_ways.md records every
+interpretation. **Adding a style** is its module plus its registration here, in three places
+marked ``# registration``: a member of :class:`HouseWayStyle`, a row of :data:`_REGISTRY` (the
+row's position is the style's integer id, read by every batch kernel: append, never renumber) and
+a branch of :func:`house_way_with_rule` (and, for a scratch-taking core, of :func:`house_way_into`).
+Everything else (``Game``, the envs' ``house_way=``, the scripts' ``--style`` choices, the exact
+solver, the dealer tables, the batch checks) reads this table.
 """
 
 from __future__ import annotations
@@ -20,50 +24,93 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
+import numpy as np
 from numba import njit
-from splitpoker.envs.rules.house_ways.asia_000 import house_way_asia_000_with_rule
-from splitpoker.envs.rules.house_ways.asia_borgata import house_way_borgata_with_rule
-from splitpoker.envs.rules.house_ways.paigow_igw import house_way_igw_with_rule
-from splitpoker.envs.rules.house_ways.rule_ids import ASIA_000_RULES, BORGATA_RULES, IGW_RULES
+
+from splitpoker.envs.rules.games.paigow import N_PAIGOW_SETTINGS
+from splitpoker.envs.rules.games.spec import get_spec
+from splitpoker.envs.rules.house_ways import asia_000, asia_borgata, paigow_igw
 
 
 class HouseWayStyle(str, Enum):
-    ASIA_000 = "asia-000"
+    """A registered house way, by its public name (``HouseWayStyle("paigow-igw")``)."""
+
+    ASIA_000 = "asia-000"  # registration
     ASIA_BORGATA = "asia-borgata"
     PAIGOW_IGW = "paigow-igw"
 
     @property
     def game(self) -> str:
-        return "paigow" if self is HouseWayStyle.PAIGOW_IGW else "asia"
+        """The game this style sets hands of (``"asia"`` or ``"paigow"``)."""
+        return _INFO[self].game
 
     @property
     def style_id(self) -> int:
-        return _STYLE_IDS[self]
+        """The integer id the numba kernels dispatch on (the row of :data:`_REGISTRY`)."""
+        return _INFO[self].style_id
 
     @property
     def rule_names(self) -> tuple[str, ...]:
-        return _RULE_NAMES[self]
+        """The text of each rule id (``rule_names[rule_id]``); the last is the fallback."""
+        return _INFO[self].rule_names
+
+    @property
+    def source(self) -> str:
+        return _INFO[self].source
 
     @classmethod
     def parse(cls, value: str | HouseWayStyle, game: str | None = None) -> HouseWayStyle:
-        try:
-            style = cls(value)
-        except ValueError:
-            raise ValueError(f"unknown house-way style {value!r}: expected one of {[s.value for s in cls]}") from None
-        if game is not None and style.game != game:
-            allowed = [s.value for s in cls if s.game == game]
-            raise ValueError(f"house-way style {style.value!r} is for {style.game}, not {game}: expected one of {allowed}")
+        """The style named ``value``, checked against ``game`` when given; ``ValueError`` names
+        the value and the styles allowed."""
+        if isinstance(value, cls):
+            style = value
+        else:
+            try:
+                style = cls(value)
+            except ValueError:
+                raise ValueError(f"unknown house-way style {value!r}: expected one of "
+                                 f"{[s.value for s in cls]}") from None
+        if game is not None and style.game != str(game):
+            raise ValueError(f"house-way style {style.value!r} is for {style.game}, not {game}: expected one of "
+                             f"{styles_of(str(game))}")
         return style
 
 
-ASIA_000_ID = 0
-ASIA_BORGATA_ID = 1
-PAIGOW_IGW_ID = 2
-_STYLE_IDS = {HouseWayStyle.ASIA_000: ASIA_000_ID, HouseWayStyle.ASIA_BORGATA: ASIA_BORGATA_ID,
-              HouseWayStyle.PAIGOW_IGW: PAIGOW_IGW_ID}
-_RULE_NAMES = {HouseWayStyle.ASIA_000: tuple(ASIA_000_RULES), HouseWayStyle.ASIA_BORGATA: tuple(BORGATA_RULES),
-               HouseWayStyle.PAIGOW_IGW: tuple(IGW_RULES)}
-STYLES = tuple(s.value for s in HouseWayStyle)
+@dataclass(frozen=True)
+class StyleInfo:
+    """What the registry knows of a style: its game, its id, its rule texts and its source."""
+
+    game: str
+    style_id: int
+    rule_names: tuple[str, ...]
+    source: str
+
+
+# registration: (style, game, rule texts, source); the position is the style id
+_REGISTRY = (
+    (HouseWayStyle.ASIA_000, "asia", asia_000.ASIA_000_RULES,
+     'seed 000, "Playing the House Way" (mostly Wizard of Odds)'),
+    (HouseWayStyle.ASIA_BORGATA, "asia", asia_borgata.BORGATA_RULES,
+     "seed 002, Borgata Asia Poker House Way, revised 11/3/06"),
+    (HouseWayStyle.PAIGOW_IGW, "paigow", paigow_igw.IGW_RULES,
+     "seed 003, IGW Pai Gow Poker house way (English rendering)"),
+)
+_INFO = {style: StyleInfo(game, i, tuple(rules), source) for i, (style, game, rules, source) in enumerate(_REGISTRY)}
+assert set(_INFO) == set(HouseWayStyle), "every HouseWayStyle member needs a _REGISTRY row"
+
+ASIA_000_ID = HouseWayStyle.ASIA_000.style_id
+ASIA_BORGATA_ID = HouseWayStyle.ASIA_BORGATA.style_id
+PAIGOW_IGW_ID = HouseWayStyle.PAIGOW_IGW.style_id
+#: every style's public name, in id order
+STYLES = tuple(style.value for style, *_ in _REGISTRY)
+#: per style id: the numba game id of the game it sets hands of (``GameSpec.game_id``)
+STYLE_GAME_ID = np.array([get_spec(game).game_id for _, game, *_ in _REGISTRY], dtype=np.int64)
+STYLE_GAME_ID.setflags(write=False)
+
+
+def styles_of(game: str) -> list[str]:
+    """The registered styles of ``game``."""
+    return [s.value for s in HouseWayStyle if s.game == str(game)]
 
 
 @njit(cache=True)
@@ -72,16 +119,39 @@ def house_way_with_rule(style_id, hand, rank_table, to_two):
 
     ``rank_table``/``to_two``: the four-card table (Asia styles) or five-card table (Pai Gow)
     ``rank`` array and its ``class_to_two`` projection as int64."""
-    if style_id == ASIA_000_ID:
-        return house_way_asia_000_with_rule(hand, rank_table, to_two)
+    if style_id == ASIA_000_ID:  # registration
+        return asia_000.house_way_asia_000_with_rule(hand, rank_table, to_two)
     if style_id == ASIA_BORGATA_ID:
-        return house_way_borgata_with_rule(hand, rank_table, to_two)
-    return house_way_igw_with_rule(hand, rank_table, to_two)
+        return asia_borgata.house_way_borgata_with_rule(hand, rank_table, to_two)
+    return paigow_igw.house_way_igw_with_rule(hand, rank_table, to_two)
 
 
 @njit(cache=True)
 def house_way(style_id, hand, rank_table, to_two):
+    """The setting :func:`house_way_with_rule` chooses."""
     return house_way_with_rule(style_id, hand, rank_table, to_two)[0]
+
+
+#: the rows of a per-environment scratch block (``int64[rows, 53]``) a house way may use in
+#: :func:`house_way_into`: 2-5 for four work arrays, 8-9 for two setting-length arrays
+SCRATCH_WORK_ROWS = (2, 3, 4, 5)
+SCRATCH_SETTING_ROWS = (8, 9)
+
+
+@njit(cache=True, inline="always")
+def house_way_into(style_id, hand, rank_table, to_two, scratch):
+    """:func:`house_way` with the work arrays in ``scratch`` (the batch rounds' block, rows
+    :data:`SCRATCH_WORK_ROWS` and :data:`SCRATCH_SETTING_ROWS`), for styles whose module has a
+    core that takes them (the others allocate their own)."""
+    n = asia_000.SCRATCH_SIZE
+    if style_id == ASIA_000_ID:  # registration (optional: a core taking work arrays)
+        return asia_000.house_way_asia_000_core(hand, rank_table, to_two, scratch[2, :n], scratch[3, :n],
+                                                scratch[4, :n], scratch[5, :n])[0]
+    if style_id == PAIGOW_IGW_ID:
+        return paigow_igw.house_way_igw_core(hand, rank_table, to_two, scratch[8, :N_PAIGOW_SETTINGS],
+                                             scratch[9, :N_PAIGOW_SETTINGS], scratch[2, :n], scratch[3, :n],
+                                             scratch[4, :n], scratch[5, :n])[0]
+    return house_way(style_id, hand, rank_table, to_two)
 
 
 @dataclass(frozen=True)
@@ -94,14 +164,11 @@ class HouseWayResult:
 def house_way_setting(style: str | HouseWayStyle, game_engine, cards) -> HouseWayResult:
     """Validated Python entry point: the house-way setting of seven cards.
 
-    ``game_engine``: an :class:`~splitpoker.envs.rules.games.asia.AsiaPoker` or :class:`~splitpoker.envs.rules.games.paigow.PaiGowPoker`
-    (it carries the rules options and tables)."""
+    ``game_engine``: an :class:`~splitpoker.envs.rules.games.asia.AsiaPoker` or
+    :class:`~splitpoker.envs.rules.games.paigow.PaiGowPoker` (it carries the rules options and tables)."""
     style = HouseWayStyle.parse(style)
-    engine_game = "paigow" if hasattr(game_engine, "back_rank") else "asia"
-    if style.game != engine_game:
-        raise ValueError(f"house-way style {style.value!r} plays {style.game}, but the game engine is {engine_game}")
+    if style.game != game_engine.game:
+        raise ValueError(f"house-way style {style.value!r} plays {style.game}, but the game engine is {game_engine.game}")
     hand = game_engine.hand(cards)
-    table = game_engine.back_rank if engine_game == "paigow" else game_engine.high_rank
-    to_two = game_engine.back_to_two if engine_game == "paigow" else game_engine.high_to_two
-    s, r = house_way_with_rule(style.style_id, hand, table, to_two)
+    s, r = house_way_with_rule(style.style_id, hand, game_engine.rank_table, game_engine.to_two)
     return HouseWayResult(int(s), int(r), style.rule_names[int(r)])

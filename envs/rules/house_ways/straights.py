@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
+
 from splitpoker.envs.rules.cards import JOKER
 from splitpoker.envs.rules.house_ways.common import ACE, FOUR_OF_SEVEN, JACK, KING
 from splitpoker.envs.rules.ranking.combinatorics import BINOM, colex4, colex_unrank

@@ -4,8 +4,9 @@ A round deals the player's seven cards and ``n_dealers`` dealer hands (each seve
 the player does not hold; ``n_dealers > 1`` is the environments' ``dealer_samples`` variance
 reduction, 1 is the real game), values the player's settings, and settles a chosen setting: the
 main wager against every dealer hand set by the house way, and the bonus on the player's seven
-cards. The arrays are filled in place by the numba kernels of :mod:`splitpoker.envs.rules.play.rounds`, so an
-environment can show them without copying::
+cards. It is one row of the round kernel every environment runs
+(:class:`~splitpoker.envs.rules.play.round_rows.RoundRows`, :mod:`splitpoker.envs.rules.play.kernel`), with
+the wagers given instead of a bet phase; its arrays are the row's, filled in place::
 
     rnd = Game("paigow").round()
     house = rnd.deal(seed=7)                      # the house-way setting of the player's cards
@@ -33,18 +34,19 @@ key                          meaning
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
-from splitpoker.envs.rules.bonus.features import features_sorted
-from splitpoker.envs.rules.cards import format_cards
 
-if TYPE_CHECKING:
-    from splitpoker.envs.rules.games.game import Game
+from splitpoker.envs.rules.cards import format_cards
+from splitpoker.envs.rules.checks import is_integer
+from splitpoker.envs.rules.play import kernel as K
+from splitpoker.envs.rules.play.round_rows import RoundOptions, RoundRows
 
 
 class Round:
-    """The state of one round of ``game`` against ``n_dealers`` dealer hands.
+    """The state of one round of ``game`` (a :class:`~splitpoker.envs.rules.games.game.Game`)
+    against ``n_dealers`` dealer hands.
 
     Attributes (filled by :meth:`deal`): ``player`` (``int64[7]`` sorted), ``dealers``
     (``int64[n_dealers, 7]``, each sorted), ``ranks`` (``int64[n_settings, n_slots]``, the hand
@@ -52,43 +54,50 @@ class Round:
     player's cards, -1 before the first deal).
     """
 
-    def __init__(self, game: Game, n_dealers: int = 1):
-        if isinstance(n_dealers, bool) or not isinstance(n_dealers, (int, np.integer)) or n_dealers < 1:
+    def __init__(self, game, n_dealers: int = 1):
+        if not is_integer(n_dealers) or n_dealers < 1:
             raise ValueError(f"n_dealers={n_dealers!r}: expected a positive integer (1 is the real game)")
         self.game = game
         self.n_dealers = int(n_dealers)
-        self.player = np.zeros(7, dtype=np.int64)
-        self.dealers = np.zeros((self.n_dealers, 7), dtype=np.int64)
-        self.ranks = np.zeros((game.n_settings, len(game.slots)), dtype=np.int64)
-        self.fouled = np.zeros(game.n_settings, dtype=np.bool_)
-        self.dealer_settings = np.zeros(self.n_dealers, dtype=np.int64)
-        self.dealer_won = np.zeros(self.n_dealers, dtype=np.int64)
-        self.house_way_setting = -1
+        self.rows = RoundRows(game, 1, RoundOptions(keep_ranks=True, seed_from_streams=False, mode=K.DISABLED,
+                                                    n_dealers=self.n_dealers))
+        r = self.rows
+        self.player, self.dealers, self.ranks, self.fouled = r.player[0], r.dealers[0], r.ranks[0], r.fouled[0]
+        self.dealer_settings, self.dealer_won = r.dealer_settings[0], r.dealer_won[0]
+        self._dealt = False
+
+    @property
+    def house_way_setting(self) -> int:
+        return int(self.rows.house_way[0]) if self._dealt else -1
 
     def deal(self, seed: int) -> int:
         """Deal round ``seed`` (one counter-based stream per round) and value the player's
         settings; returns the house-way setting of the player's cards."""
-        self.house_way_setting = self.game.start_round(seed, self.player, self.dealers, self.ranks, self.fouled)
+        self.rows.round_seeds[0] = int(seed)
+        self.rows.reset()
+        self._dealt = True
         return self.house_way_setting
 
     def settle(self, setting: int, main_wager: float, bonus_wager: float = 0.0) -> dict[str, Any]:
-        """The full payoff of playing ``setting`` with these wagers (table in the module docstring)."""
+        """The full payoff of playing ``setting`` with these wagers (table in the module docstring);
+        any number of settings may be settled on one deal."""
         if not 0 <= setting < self.game.n_settings:
             raise ValueError(f"setting {setting!r}: expected 0..{self.game.n_settings - 1}")
-        fouled = bool(self.fouled[setting])
-        mean = self.game.main_result(self.ranks[setting], fouled, self.dealers, self.dealer_settings, self.dealer_won)
-        main_chips = main_wager * mean
-        bonus_chips, line = 0.0, None
-        if bonus_wager > 0:
-            table = self.game.bonus_paytable
-            if table is None:
-                raise ValueError(f"bonus_wager={bonus_wager!r} on a game without a bonus pay table: expected 0")
-            bonus_chips, line = table.settle(features_sorted(self.player, self.game.bonus_categories), bonus_wager)
+        if bonus_wager > 0 and self.game.bonus_paytable is None:
+            raise ValueError(f"bonus_wager={bonus_wager!r} on a game without a bonus pay table: expected 0")
+        if not self._dealt:
+            raise ValueError("settle() before deal(): deal a round first")
+        r = self.rows
+        r.phase[0] = K.SET  # the set phase of this deal, with the wagers given
+        r.main_wager[0], r.bonus_wager[0] = main_wager, bonus_wager
+        out = r.step(np.array([r.offset + int(setting)], dtype=np.int64))
+        line = int(out.bonus_line[0])
         return {
-            "setting": int(setting), "fouled": fouled, "hands_won": int(self.dealer_won[0]),
-            "main_result": float(mean), "main_chips": float(main_chips), "bonus_chips": float(bonus_chips),
-            "bonus_line": None if line is None else line.key, "net_chips": float(main_chips + bonus_chips),
-            "dealer_cards": format_cards(self.dealers[0]), "dealer_setting": int(self.dealer_settings[0]),
+            "setting": int(setting), "fouled": bool(out.fouled[0]), "hands_won": int(out.hands_won[0]),
+            "main_result": float(out.main_result[0]), "main_chips": float(out.main_chips[0]),
+            "bonus_chips": float(out.bonus_chips[0]), "bonus_line": None if line < 0 else str(r.line_keys[line]),
+            "net_chips": float(out.net_chips[0]), "dealer_cards": format_cards(self.dealers[0]),
+            "dealer_setting": int(out.dealer_setting[0]),
             "agrees_with_house_way": int(setting) == self.house_way_setting,
             "main_wager": main_wager, "bonus_wager": bonus_wager,
         }

@@ -29,7 +29,9 @@ from numba import njit, uint64
 _M_HI = uint64(0x2360ED051FC65DA4)
 _M_LO = uint64(0x4385DF649FCCF645)
 _LOW32 = uint64(0xFFFFFFFF)
-_ROUND_RANGE = uint64((1 << 63) - 2)  # rng of integers(0, 2**63 - 1): high - low - 1
+#: the exclusive upper bound of a round seed: ``np_random.integers(0, ROUND_SEED_BOUND)``
+ROUND_SEED_BOUND = 2**63 - 1
+_ROUND_RANGE = uint64(ROUND_SEED_BOUND - 1)  # rng of integers(0, ROUND_SEED_BOUND): high - low - 1
 MASK64 = (1 << 64) - 1
 
 

@@ -38,11 +38,6 @@ def colex_index(cards, k):
 
 
 @njit(cache=True, inline="always")
-def colex2(a, b):
-    return BINOM[a, 1] + BINOM[b, 2]
-
-
-@njit(cache=True, inline="always")
 def colex4(a, b, c, d):
     return BINOM[a, 1] + BINOM[b, 2] + BINOM[c, 3] + BINOM[d, 4]
 
@@ -63,6 +58,3 @@ def colex_unrank(index, k, out):
         index -= BINOM[c, i]
     return out
 
-
-def n_choose_k(n: int, k: int) -> int:
-    return int(BINOM[n, k])

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
+
 from splitpoker.envs.rules.cards import JOKER, Rank
 from splitpoker.envs.rules.ranking.categories import HandCategory as C
 

@@ -55,6 +55,7 @@ from functools import cache
 
 import numpy as np
 from numba import njit, prange
+
 from splitpoker.envs.rules.games.options import AsiaRules, PaiGowRules
 from splitpoker.envs.rules.ranking.categories import HandCategory
 from splitpoker.envs.rules.ranking.combinatorics import BINOM, colex_unrank
@@ -149,6 +150,3 @@ def paigow_back_table(rules: PaiGowRules | None = None) -> HandTable:
     rules = rules or PaiGowRules()
     return _paigow_table(rules.wheel_high)
 
-
-def asia_order(rules: AsiaRules) -> np.ndarray:
-    return ASIA_ORDER_FLUSH_OVER_STRAIGHT if rules.flush_beats_straight else ASIA_ORDER_STRAIGHT_OVER_FLUSH

@@ -27,20 +27,27 @@ import time
 import numba
 import numpy as np
 from numba import njit, prange
+
+from splitpoker.envs.rules.bonus.features import N_FEATURE_CODES
+from splitpoker.envs.rules.checks import is_integer
+from splitpoker.envs.rules.house_ways.check import Z95
+from splitpoker.envs.rules.play.dealing import MASK63
+from splitpoker.envs.rules.play.rounds import SCRATCH_ROWS, SCRATCH_WIDTH
 from splitpoker.envs.rules.table.table import N_SPOTS, TableRules, deal_table, settle_table
 
 N_STATS = 4
 
 
 @njit(cache=True, parallel=True)
-def simulate_table_rounds(paigow, style_id, rank, to_two, cat5, commission, n_seats, seed, start, n_rounds,
-                          bonus_odds, bonus_cap, envy_amount, envy_line, sums, lines):
+def simulate_table_rounds(game_id, style_id, rank, to_two, cat5, commission, n_seats, seed, start, n_rounds,
+                          line_of_code, line_odds, bonus_cap, envy_amount, envy_line, sums, lines):
     """House way at every seat of ``n_seats`` (seats 1..n) over rounds ``start .. start+n_rounds-1``."""
     n_lines = lines.shape[1] - 1
     has_envy = n_lines > 0
     for i in prange(n_rounds):
         t = numba.get_thread_id()
         hands = np.empty((N_SPOTS, 7), dtype=np.int64)
+        scratch = np.zeros((SCRATCH_ROWS, SCRATCH_WIDTH), dtype=np.int64)
         deal_table(seed, start + i, hands)
         settings = np.full(N_SPOTS, -1, dtype=np.int64)
         active = np.zeros(N_SPOTS, dtype=np.bool_)
@@ -60,8 +67,9 @@ def simulate_table_rounds(paigow, style_id, rank, to_two, cat5, commission, n_se
         o_code = np.empty(N_SPOTS, dtype=np.int64)
         o_envy = np.empty(N_SPOTS)
         o_hits = np.empty(N_SPOTS, dtype=np.int64)
-        settle_table(paigow, style_id, rank, to_two, cat5, commission, hands, settings, active, main, bonus, envy,
-                     bonus_odds, bonus_cap, envy_amount, o_set, o_foul, o_won, o_main, o_bonus, o_code, o_envy, o_hits)
+        settle_table(game_id, style_id, rank, to_two, cat5, commission, hands, settings, active, main, bonus, envy,
+                     line_of_code, line_odds, bonus_cap, envy_amount, o_set, o_foul, o_won, o_main, o_bonus, o_code,
+                     o_envy, o_hits, scratch)
         m = 0.0
         b = 0.0
         e = 0.0
@@ -81,7 +89,7 @@ def simulate_table_rounds(paigow, style_id, rank, to_two, cat5, commission, n_se
 
 def _ci(mean: float, var: float, n: int) -> dict:
     se = math.sqrt(max(var, 0.0) / n)
-    half = 1.959963984540054 * se
+    half = Z95 * se
     return {"mean": mean, "ci95": [mean - half, mean + half], "stderr": se}
 
 
@@ -93,20 +101,20 @@ def simulate_table(rules: TableRules, n_seats: int, n_rounds: int, seed: int = 0
     ``fortune_with_envy_chips``: a ``fortune_wager`` bonus bet plus its Envy, in chips per seat.
     ``progress(n)`` after each chunk. Ctrl-C stops after the current chunk and reports the rounds
     done (``"interrupted": true``)."""
-    if isinstance(n_seats, bool) or not isinstance(n_seats, (int, np.integer)) or not 1 <= n_seats <= N_SPOTS - 1:
+    if not is_integer(n_seats) or not 1 <= n_seats <= N_SPOTS - 1:
         raise ValueError(f"seats={n_seats!r}: expected 1..{N_SPOTS - 1}")
-    if isinstance(n_rounds, bool) or not isinstance(n_rounds, (int, np.integer)) or n_rounds < 1:
+    if not is_integer(n_rounds) or n_rounds < 1:
         raise ValueError(f"rounds={n_rounds!r}: expected a positive integer")
     a = rules.arrays()
     nt = numba.config.NUMBA_NUM_THREADS
     chunks = []
     et = rules.envy_paytable
     n_lines = len(et.lines) if et is not None else 0
-    envy_line = et.line_of_code.astype(np.int64) if et is not None else np.full(1 << 17, -1, dtype=np.int64)
+    envy_line = et.line_of_code.astype(np.int64) if et is not None else np.full(N_FEATURE_CODES, -1, dtype=np.int64)
     envy_units = a["envy_amount"] / rules.envy_unit  # the kernel's Envy in units
-    seed = int(seed) & ((1 << 63) - 1)
-    args = (rules.game == "paigow", a["style_id"], a["rank"], a["to_two"], a["cat5"], a["commission"], int(n_seats))
-    simulate_table_rounds(*args, seed, 0, 1, a["bonus_odds"], a["bonus_cap"], envy_units, envy_line,  # compile first
+    seed = int(seed) & MASK63
+    args = (rules.spec.game_id, a["style_id"], a["rank"], a["to_two"], a["cat5"], a["commission"], int(n_seats))
+    simulate_table_rounds(*args, seed, 0, 1, a["line_of_code"], a["line_odds"], a["bonus_cap"], envy_units, envy_line,  # compile first
                           np.zeros((nt, 2 * N_STATS + 1)), np.zeros((nt, n_lines + 1), dtype=np.int64))
     t0 = time.perf_counter()
     done = 0
@@ -116,7 +124,7 @@ def simulate_table(rules: TableRules, n_seats: int, n_rounds: int, seed: int = 0
             n = min(chunk, n_rounds - done)
             sums = np.zeros((nt, 2 * N_STATS + 1))
             lines = np.zeros((nt, n_lines + 1), dtype=np.int64)
-            simulate_table_rounds(*args, seed, done, n, a["bonus_odds"], a["bonus_cap"], envy_units, envy_line,
+            simulate_table_rounds(*args, seed, done, n, a["line_of_code"], a["line_odds"], a["bonus_cap"], envy_units, envy_line,
                                   sums, lines)
             chunks.append((n, sums.sum(axis=0), lines.sum(axis=0)))  # one statement: a chunk counts whole or not
             done = sum(c[0] for c in chunks)

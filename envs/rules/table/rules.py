@@ -8,16 +8,16 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
+
+from splitpoker.envs.rules.bonus.features import N_FEATURE_CODES
 from splitpoker.envs.rules.bonus.paytables import (
     ENVY_QUALIFYING_FORTUNE_WAGER,
     PayTable,
     get_paytable,
 )
-from splitpoker.envs.rules.games.asia import N_ASIA_SETTINGS
-from splitpoker.envs.rules.games.options import AsiaRules, PaiGowRules
-from splitpoker.envs.rules.games.paigow import N_PAIGOW_SETTINGS
+from splitpoker.envs.rules.games.spec import GameSpec, get_spec
 from splitpoker.envs.rules.house_ways.registry import HouseWayStyle
-from splitpoker.envs.rules.ranking.rank_tables import asia_high_table, paigow_back_table
+from splitpoker.envs.rules.ranking.rank_tables import paigow_back_table
 
 
 def _check_amount(name: str, x) -> float:
@@ -56,27 +56,28 @@ class TableRules:
     _arrays: dict = field(init=False, repr=False, compare=False)
 
     def __post_init__(self):
-        if self.game not in ("asia", "paigow"):
-            raise ValueError(f"game={self.game!r}: expected 'asia' or 'paigow'")
-        asia = self.game == "asia"
+        spec = get_spec(self.game)
         set_ = lambda k, v: object.__setattr__(self, k, v)  # noqa: E731 (frozen dataclass)
-        set_("house_way", HouseWayStyle.parse(self.house_way or ("asia-000" if asia else "paigow-igw"), game=self.game).value)
-        rules_cls = AsiaRules if asia else PaiGowRules
+        set_("game", spec.name)
+        set_("house_way", HouseWayStyle.parse(self.house_way or spec.default_house_way, game=spec.name).value)
+        rules_cls = spec.rules_cls
         if self.rules is None:
             set_("rules", rules_cls())
         elif isinstance(self.rules, dict):
             set_("rules", rules_cls.from_dict(self.rules))
         elif not isinstance(self.rules, rules_cls):
             raise ValueError(f"rules={self.rules!r}: expected {rules_cls.__name__} or a dict of its options")
-        bonus = ("seed-000" if asia else "fortune") if self.bonus_paytable == "default" else self.bonus_paytable
+        bonus = spec.default_bonus_paytable if self.bonus_paytable == "default" else self.bonus_paytable
         set_("bonus_paytable", self._table(bonus, "odds", "bonus_paytable"))
-        envy = (None if asia else "envy") if self.envy_paytable == "default" else self.envy_paytable
-        if asia and envy is not None:
-            raise ValueError(f"envy_paytable={envy!r}: Asia Poker has no Envy bonus (seed 000 pays only the player's own hand); use None")
+        envy = spec.envy_paytable if self.envy_paytable == "default" else self.envy_paytable
+        if not spec.has_envy and envy is not None:
+            raise ValueError(f"envy_paytable={envy!r}: {spec.title} has no Envy bonus (seed 000 pays only the player's own "
+                             "hand); use None")
         set_("envy_paytable", self._table(envy, "envy", "envy_paytable"))
-        defaults = (5.0, 1000.0, 100.0, 5.0) if asia else (5.0, 500.0, 100.0, 1.0)
-        for name, d in zip(("main_min", "main_max", "bonus_max", "chip"), defaults, strict=True):
-            v = d if getattr(self, name) is None else _check_amount(name, getattr(self, name))
+        d = spec.table
+        for name, default in (("main_min", d.main_min), ("main_max", d.main_max), ("bonus_max", d.bonus_max),
+                              ("chip", d.chip)):
+            v = default if getattr(self, name) is None else _check_amount(name, getattr(self, name))
             set_(name, v)
         if not 0 < self.chip <= self.main_min <= self.main_max:
             raise ValueError(f"limits chip={self.chip:g}, main_min={self.main_min:g}, main_max={self.main_max:g}: "
@@ -100,8 +101,12 @@ class TableRules:
 
     # ---- derived, cached ---------------------------------------------------------------------
     @property
+    def spec(self) -> GameSpec:
+        return get_spec(self.game)
+
+    @property
     def n_settings(self) -> int:
-        return N_ASIA_SETTINGS if self.game == "asia" else N_PAIGOW_SETTINGS
+        return self.spec.n_settings
 
     @property
     def has_envy(self) -> bool:
@@ -111,25 +116,26 @@ class TableRules:
         """The integer/float arrays the kernels take (built once per rules object)."""
         a = self._arrays
         if not a:
-            table = asia_high_table(self.rules) if self.game == "asia" else paigow_back_table(self.rules)
-            a["rank"] = table.rank
-            a["to_two"] = table.class_to_two.astype(np.int64)
+            engine = self.spec.engine_cls(self.rules)
+            a["rank"] = engine.rank_table
+            a["to_two"] = engine.to_two
             a["cat5"] = paigow_back_table().category
             a["style_id"] = HouseWayStyle.parse(self.house_way).style_id
             a["commission"] = float(getattr(self.rules, "commission", 0.0))
             bt = self.bonus_paytable
-            a["bonus_odds"] = bt.odds_array() if bt is not None else np.zeros(1 << 17)
-            a["bonus_cap"] = float(bt.max_payout) if bt is not None and bt.max_payout is not None else math.inf
+            if bt is not None:
+                a["line_of_code"], a["line_odds"], a["bonus_cap"] = bt.kernel_arrays()
+            else:
+                a["line_of_code"], a["line_odds"], a["bonus_cap"] = np.full(N_FEATURE_CODES, -1, np.int8), np.zeros(1), math.inf
             et = self.envy_paytable
-            a["envy_amount"] = et.odds_array() * self.envy_unit if et is not None else np.zeros(1 << 17)
+            a["envy_amount"] = et.odds_array() * self.envy_unit if et is not None else np.zeros(N_FEATURE_CODES)
         return a
 
     def check_bet(self, main, bonus=0.0, envy: bool = False) -> tuple[float, float, bool]:
         """Validate one seat's wagers against the limits; returns them as floats."""
         main = _check_amount("main wager", main)
         bonus = _check_amount("bonus wager", bonus)
-        what = "ante" if self.game == "asia" else "wager"
-        bname = "bonus" if self.game == "asia" else "Fortune"
+        what, bname = self.spec.main_wager, self.spec.bonus_title
         if not self.main_min <= main <= self.main_max:
             raise ValueError(f"{what} ${main:g} is off the table limits: expected ${self.main_min:g}..${self.main_max:g}")
         if abs(main / self.chip - round(main / self.chip)) > 1e-9:
@@ -146,7 +152,8 @@ class TableRules:
         if envy:
             if not self.has_envy:
                 raise ValueError(f"an Envy wager on a {self.game} table without an Envy pay table: "
-                                 + ("Asia Poker has no Envy bonus" if self.game == "asia" else "envy_paytable is None"))
+                                 + (f"{self.spec.title} has no Envy bonus" if not self.spec.has_envy
+                                    else "envy_paytable is None"))
             if bonus < self.envy_min_fortune:
                 raise ValueError(f"an Envy wager needs a Fortune wager of ${self.envy_min_fortune:g} or more, got ${bonus:g} "
                                  "(seed 004: 'With a wager of $5 or more on the Fortune Bonus Spot, the Player is qualified')")

@@ -40,11 +40,17 @@ from enum import IntEnum
 
 import numpy as np
 from numba import njit
+
 from splitpoker.envs.rules.bonus.features import features_sorted
+from splitpoker.envs.rules.bonus.paytables import bonus_chips
 from splitpoker.envs.rules.cards import DECK_SIZE, JOKER, format_cards
-from splitpoker.envs.rules.games.outcome import main_outcome, setting_values
+from splitpoker.envs.rules.checks import is_integer
+from splitpoker.envs.rules.games.outcome import setting_fouled, setting_values
 from splitpoker.envs.rules.house_ways.registry import house_way
-from splitpoker.envs.rules.play.dealing import bounded, deal_round, sort7
+from splitpoker.envs.rules.play.dealing import MASK63, bounded, deal_round, sort7
+from splitpoker.envs.rules.play.kernel import Phase
+from splitpoker.envs.rules.play.rounds import new_scratch, settle_into
+from splitpoker.envs.rules.play.seed_stream import ROUND_SEED_BOUND
 from splitpoker.envs.rules.ranking.rank_tables import paigow_back_table
 from splitpoker.envs.rules.table.rules import TableRules
 
@@ -61,12 +67,6 @@ class SeatKind(IntEnum):
     EMPTY = 0  # nobody: the spot's hand is dealt and dead
     PLAYER = 1  # bets and sets its own hand (a learner, a person, a policy)
     HOUSE_WAY = 2  # bets and has its hand set the house way, with no decision to make
-
-
-class TablePhase(IntEnum):
-    BET = 0
-    SET = 1
-    DONE = 2
 
 
 # ---- kernels ---------------------------------------------------------------------------------
@@ -95,49 +95,64 @@ def deal_table(seed, index, hands):
 
 
 @njit(cache=True)
-def settle_table(paigow, style_id, rank, to_two, cat5, commission, hands, settings, active, main, bonus, envy,
-                 bonus_odds, bonus_cap, envy_amount, out_setting, out_fouled, out_won, out_main, out_bonus,
-                 out_code, out_envy, out_envy_hits):
-    """Settle one dealt table. Arrays are indexed by spot index 0..6 (0 = dealer).
+def envy_pass(codes, envy, active, envy_amount, out_envy, out_hits):
+    """Envy of every seat (seed 004): a seat holding an Envy wager collects the Envy amount of every
+    *other* active seat's hand (``codes``: seven-card feature codes), once per hand; the dealer
+    (spot 0) never pays Envy."""
+    for i in range(1, N_SPOTS):
+        out_envy[i] = 0.0
+        out_hits[i] = 0
+        if not (active[i] and envy[i]):
+            continue
+        for j in range(1, N_SPOTS):
+            if j != i and active[j]:
+                amount = envy_amount[codes[j]]
+                if amount > 0:
+                    out_envy[i] += amount
+                    out_hits[i] += 1
+
+
+@njit(cache=True)
+def settle_table(game_id, style_id, rank, to_two, cat5, commission, hands, settings, active, main, bonus, envy,
+                 line_of_code, line_odds, bonus_cap, envy_amount, out_setting, out_fouled, out_won, out_main,
+                 out_bonus, out_code, out_envy, out_envy_hits, scratch):
+    """Settle one dealt table with the round kernel's functions. Arrays are indexed by spot index
+    0..6 (0 = dealer).
 
     ``settings[i]``: the seat's setting, or -1 for the house way; ``active[i]``: the seat is in
     play (taken, bet placed, hand live). ``main``/``bonus``: chips; ``envy[i]``: an Envy wager.
-    Outputs per spot: the setting played, fouled, hands won against the dealer, main and bonus
-    chips, the seven-card feature code, Envy chips and the number of other hands that paid it.
-    Returns the dealer's setting."""
+    Each seat's main wager is settled against the dealer's house-way hand by
+    :func:`~splitpoker.envs.rules.play.rounds.settle_into` and its bonus by
+    :func:`~splitpoker.envs.rules.bonus.paytables.bonus_chips`, as every environment's round is;
+    then :func:`envy_pass`. Outputs per spot: the setting played, fouled, hands won against the
+    dealer, main and bonus chips, the seven-card feature code, Envy chips and the number of other
+    hands that paid it. Returns the dealer's setting (``scratch``: a round-kernel scratch block)."""
+    dealer = hands[DEALER:DEALER + 1]
+    dealer_setting = np.zeros(1, dtype=np.int64)
+    dealer_won = np.zeros(1, dtype=np.int64)
     ds = house_way(style_id, hands[DEALER], rank, to_two)
-    d0, d1, d2 = setting_values(paigow, hands[DEALER], ds, rank)
     for i in range(1, N_SPOTS):
         out_code[i] = features_sorted(hands[i], cat5) if active[i] else 0
-    for i in range(1, N_SPOTS):
         out_setting[i] = -1
         out_fouled[i] = False
         out_won[i] = 0
         out_main[i] = 0.0
         out_bonus[i] = 0.0
-        out_envy[i] = 0.0
-        out_envy_hits[i] = 0
         if not active[i]:
             continue
         s = settings[i]
         if s < 0:
             s = house_way(style_id, hands[i], rank, to_two)
-        v0, v1, v2 = setting_values(paigow, hands[i], s, rank)
-        fouled, won, result = main_outcome(paigow, v0, v1, v2, d0, d1, d2, to_two, commission)
+        v0, v1, v2 = setting_values(game_id, hands[i], s, rank)
+        fouled = setting_fouled(game_id, v0, v1, v2, to_two)
+        result = settle_into(game_id, v0, v1, v2, fouled, dealer, style_id, rank, to_two, commission, dealer_setting,
+                             dealer_won, scratch)
         out_setting[i] = s
         out_fouled[i] = fouled
-        out_won[i] = won
+        out_won[i] = dealer_won[0]
         out_main[i] = main[i] * result
-        if bonus[i] > 0:
-            odds = bonus_odds[out_code[i]]
-            out_bonus[i] = min(bonus[i] * odds, bonus_cap) if odds > 0 else -bonus[i]
-        if envy[i]:
-            for j in range(1, N_SPOTS):
-                if j != i and active[j]:
-                    amount = envy_amount[out_code[j]]
-                    if amount > 0:
-                        out_envy[i] += amount
-                        out_envy_hits[i] += 1
+        out_bonus[i] = bonus_chips(line_of_code[out_code[i]], bonus[i], line_odds, bonus_cap)
+    envy_pass(out_code, envy, active, envy_amount, out_envy, out_envy_hits)
     out_setting[DEALER] = ds
     return ds
 
@@ -220,7 +235,7 @@ class Table:
 
     # ---- state ------------------------------------------------------------------------------
     def new_round(self) -> None:
-        self.phase = TablePhase.BET
+        self.phase = Phase.BET
         self.bets: dict[int, tuple[float, float, bool]] = {}
         self.settings: dict[int, int] = {}
         self.left: set[int] = set()
@@ -234,9 +249,9 @@ class Table:
 
     def to_act(self) -> list[int]:
         """Seats that still have to act in the current phase (bet, or set a player hand)."""
-        if self.phase == TablePhase.BET:
+        if self.phase == Phase.BET:
             return [s for s in self.taken if s not in self.bets and s not in self.left]
-        if self.phase == TablePhase.SET:
+        if self.phase == Phase.SET:
             return [s for s in self.taken if self.kinds[s - 1] == SeatKind.PLAYER and s not in self.left
                     and s not in self.settings]
         return []
@@ -244,23 +259,23 @@ class Table:
     def hand(self, seat: int) -> np.ndarray:
         """The seat's sorted cards (after the deal)."""
         seat = self._check_seat(seat)
-        if self.phase == TablePhase.BET:
+        if self.phase == Phase.BET:
             raise ValueError(f"seat {seat} has no cards yet: the round is in the bet phase")
         return self.hands[seat].copy()
 
     @property
     def dealer_hand(self) -> np.ndarray:
-        if self.phase == TablePhase.BET:
+        if self.phase == Phase.BET:
             raise ValueError("the dealer has no cards yet: the round is in the bet phase")
         return self.hands[DEALER].copy()
 
     # ---- validation -------------------------------------------------------------------------
     def _check_seat(self, seat) -> int:
-        if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)) or not 1 <= int(seat) <= MAX_SEATS:
+        if not is_integer(seat) or not 1 <= int(seat) <= MAX_SEATS:
             raise ValueError(f"seat {seat!r}: expected an integer 1..{MAX_SEATS} (seat 1 is the first spot to the dealer's left)")
         return int(seat)
 
-    def _check_to_act(self, seat, phase: TablePhase, what: str) -> int:
+    def _check_to_act(self, seat, phase: Phase, what: str) -> int:
         seat = self._check_seat(seat)
         if self.phase != phase:
             raise ValueError(f"seat {seat} cannot {what} in the {self.phase.name.lower()} phase: expected the {phase.name.lower()} phase")
@@ -270,7 +285,7 @@ class Table:
         if seat in self.left:
             raise ValueError(f"seat {seat} has left this round")
         if seat not in self.to_act():
-            why = ("it has already bet" if phase == TablePhase.BET else
+            why = ("it has already bet" if phase == Phase.BET else
                    "its hand is set the house way" if kind == SeatKind.HOUSE_WAY else "it has already set its hand")
             raise ValueError(f"seat {seat} is not to {what}: {why}; seats to act: {self.to_act()}")
         return seat
@@ -279,13 +294,13 @@ class Table:
     def place_bet(self, seat, main, bonus=0.0, envy: bool = False) -> None:
         """Seat ``seat`` places its wagers (chips): main bet, bonus (Asia) / Fortune (Pai Gow), and
         whether it takes the Envy bonus (Pai Gow, needs a $5+ Fortune wager)."""
-        seat = self._check_to_act(seat, TablePhase.BET, "bet")
+        seat = self._check_to_act(seat, Phase.BET, "bet")
         self.bets[seat] = self.rules.check_bet(main, bonus, envy)
 
     def leave(self, seat) -> None:
         """Take ``seat`` out of the current round: no wager of it is settled, its hand is dead."""
         seat = self._check_seat(seat)
-        if self.phase == TablePhase.DONE:
+        if self.phase == Phase.DONE:
             raise ValueError(f"seat {seat} cannot leave: the round is settled, call new_round()")
         if self.kinds[seat - 1] == SeatKind.EMPTY or seat in self.left:
             raise ValueError(f"seat {seat} is not in this round: seats in play are "
@@ -299,14 +314,14 @@ class Table:
         """Shuffle and deal the seven hands ("no more bets"): from ``deck`` (the cards in deal
         order, at least 49 distinct) and ``first_spot`` (1..7) when given, else from ``seed`` or
         ``rng`` (one 63-bit draw)."""
-        if self.phase != TablePhase.BET:
+        if self.phase != Phase.BET:
             raise ValueError(f"cannot deal in the {self.phase.name.lower()} phase: call new_round() first")
         missing = self.to_act()
         if missing:
             raise ValueError(f"cannot deal: seat(s) {missing} have not bet (or left)")
         if not [s for s in self.taken if s not in self.left]:
             raise ValueError("cannot deal: every seat has left this round")
-        if first_spot is not None and (isinstance(first_spot, bool) or not isinstance(first_spot, (int, np.integer))
+        if first_spot is not None and (not is_integer(first_spot)
                                        or not 1 <= int(first_spot) <= N_SPOTS):
             raise ValueError(f"first_spot={first_spot!r}: expected 1..{N_SPOTS} (1 = the dealer)")
         hands = np.empty_like(self.hands)
@@ -323,29 +338,29 @@ class Table:
         else:
             if seed is None:
                 rng = rng if rng is not None else np.random.default_rng()
-                seed = int(rng.integers(0, 2**63 - 1))
-            spot = int(deal_table(int(seed) & ((1 << 63) - 1), 0, hands))
+                seed = int(rng.integers(0, ROUND_SEED_BOUND))
+            spot = int(deal_table(int(seed) & MASK63, 0, hands))
             if first_spot is not None:  # same shuffle, the piles handed round from the given spot
                 cards = np.empty(CARDS_DEALT, dtype=np.int64)
-                deal_round(int(seed) & ((1 << 63) - 1), 0, CARDS_DEALT, cards)
+                deal_round(int(seed) & MASK63, 0, CARDS_DEALT, cards)
                 spot = int(first_spot)
                 deal_piles(cards, spot, hands)
         self.hands[:] = hands
         self.first_spot = spot
-        self.phase = TablePhase.SET
+        self.phase = Phase.SET
 
     def set_hand(self, seat, setting) -> None:
         """A ``player`` seat sets its hand: setting index 0..n_settings-1 (a fouled setting is
         allowed and loses the main bet, as at the table)."""
-        seat = self._check_to_act(seat, TablePhase.SET, "set a hand")
+        seat = self._check_to_act(seat, Phase.SET, "set a hand")
         n = self.rules.n_settings
-        if isinstance(setting, bool) or not isinstance(setting, (int, np.integer)) or not 0 <= int(setting) < n:
+        if not is_integer(setting) or not 0 <= int(setting) < n:
             raise ValueError(f"setting {setting!r} for seat {seat}: expected an integer 0..{n - 1}")
         self.settings[seat] = int(setting)
 
     def settle(self) -> TableResult:
         """Settle every seat in play; the round is then done."""
-        if self.phase != TablePhase.SET:
+        if self.phase != Phase.SET:
             raise ValueError(f"cannot settle in the {self.phase.name.lower()} phase: deal and set the hands first")
         missing = self.to_act()
         if missing:
@@ -362,10 +377,10 @@ class Table:
             settings[s] = x
         out = {k: np.zeros(N_SPOTS, dtype=t) for k, t in (("setting", np.int64), ("fouled", np.bool_), ("won", np.int64),
                ("main", np.float64), ("bonus", np.float64), ("code", np.int64), ("envy", np.float64), ("hits", np.int64))}
-        ds = settle_table(self.rules.game == "paigow", a["style_id"], a["rank"], a["to_two"], a["cat5"], a["commission"],
-                          self.hands, settings, active, main, bonus, envy, a["bonus_odds"], a["bonus_cap"],
-                          a["envy_amount"], out["setting"], out["fouled"], out["won"], out["main"], out["bonus"],
-                          out["code"], out["envy"], out["hits"])
+        ds = settle_table(self.rules.spec.game_id, a["style_id"], a["rank"], a["to_two"], a["cat5"], a["commission"],
+                          self.hands, settings, active, main, bonus, envy, a["line_of_code"], a["line_odds"],
+                          a["bonus_cap"], a["envy_amount"], out["setting"], out["fouled"], out["won"], out["main"],
+                          out["bonus"], out["code"], out["envy"], out["hits"], new_scratch(1)[0])
         seats = {}
         for s in range(1, N_SPOTS):
             if not active[s]:
@@ -380,7 +395,7 @@ class Table:
                 net=float(out["main"][s] + out["bonus"][s] + out["envy"][s]))
         self.result = TableResult(first_spot=self.first_spot, dealer_cards=format_cards(self.hands[DEALER]),
                                   dealer_setting=int(ds), seats=seats)
-        self.phase = TablePhase.DONE
+        self.phase = Phase.DONE
         return self.result
 
 

@@ -27,16 +27,20 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from splitpoker.envs.rules.cards import JOKER
+
 OBS_SIZE = 202
-HAND = slice(0, 53)
-RANK_COUNTS = slice(53, 66)
-SUIT_COUNTS = slice(66, 70)
-JOKER_FLAG = 70
-POSITIONS = slice(71, 197)
+RANK_COUNTS_START, SUIT_COUNTS_START, JOKER_FLAG, POSITIONS_START, PHASE_START = 53, 66, 70, 71, 197
 POSITION_WIDTH = 18
-PHASE = slice(197, 200)
 ANTE = 200
 BONUS = 201
+HAND = slice(0, RANK_COUNTS_START)
+RANK_COUNTS = slice(RANK_COUNTS_START, SUIT_COUNTS_START)
+SUIT_COUNTS = slice(SUIT_COUNTS_START, JOKER_FLAG)
+POSITIONS = slice(POSITIONS_START, PHASE_START)
+PHASE = slice(PHASE_START, ANTE)
+JOKER_RANK = 13  # the joker's cell in a position's 14-rank one-hot (after 2..A)
+assert POSITIONS_START + 7 * POSITION_WIDTH == PHASE_START and PHASE_START + 3 == ANTE and BONUS + 1 == OBS_SIZE
 
 
 @njit(cache=True)
@@ -47,20 +51,20 @@ def fill_observation(hand, show_cards, phase, ante_frac, bonus_frac, obs):
         for p in range(7):
             c = hand[p]
             obs[c] = 1.0
-            base = 71 + p * POSITION_WIDTH
-            if c == 52:
-                obs[70] = 1.0
-                obs[base + 13] = 1.0
+            base = POSITIONS_START + p * POSITION_WIDTH
+            if c == JOKER:
+                obs[JOKER_FLAG] = 1.0
+                obs[base + JOKER_RANK] = 1.0
             else:
                 r = c >> 2
                 s = c & 3
-                obs[53 + r] += 0.25
-                obs[66 + s] += 1.0 / 7.0
+                obs[RANK_COUNTS_START + r] += 0.25
+                obs[SUIT_COUNTS_START + s] += 1.0 / 7.0
                 obs[base + r] = 1.0
-                obs[base + 14 + s] = 1.0
-    obs[197 + phase] = 1.0
-    obs[200] = ante_frac
-    obs[201] = bonus_frac
+                obs[base + JOKER_RANK + 1 + s] = 1.0
+    obs[PHASE_START + phase] = 1.0
+    obs[ANTE] = ante_frac
+    obs[BONUS] = bonus_frac
 
 
 def cards_from_observation(obs: np.ndarray) -> np.ndarray:

@@ -1,8 +1,10 @@
-"""The allocation-free round kernels (splitpoker.envs.rules.play.rounds_batch) compute exactly what the reference
-kernels of splitpoker.envs.rules.play.rounds compute: same cards, setting values, fouls, house ways, results."""
+"""The round kernels (splitpoker.envs.rules.play.rounds) compute exactly what the rules' pieces written out
+compute (the dealer, every setting's values, the house way, hands won, main results), for both games
+behind one game id, with scratch blocks reused dirty from round to round."""
 
 import numpy as np
 import pytest
+
 from splitpoker.envs.rules.games.asia import (
     HIGH_POS,
     LOW_POS,
@@ -14,15 +16,18 @@ from splitpoker.envs.rules.games.asia import (
 )
 from splitpoker.envs.rules.games.options import AsiaRules, PaiGowRules
 from splitpoker.envs.rules.games.paigow import (
+    paigow_all_setting_ranks,
     paigow_hands_won,
     paigow_main_result,
     paigow_setting_ranks,
 )
+from splitpoker.envs.rules.games.spec import ASIA_ID, PAIGOW_ID
 from splitpoker.envs.rules.house_ways.registry import (
     ASIA_000_ID,
     ASIA_BORGATA_ID,
     PAIGOW_IGW_ID,
     house_way,
+    house_way_into,
 )
 from splitpoker.envs.rules.play.dealing import (
     deal_from,
@@ -34,23 +39,16 @@ from splitpoker.envs.rules.play.dealing import (
     stream_state,
 )
 from splitpoker.envs.rules.play.rounds import (
-    asia_round_start,
-    asia_settle,
-    paigow_round_start,
-    paigow_settle,
-)
-from splitpoker.envs.rules.play.rounds_batch import (
     FOUR_SUBSETS,
     HIGH_OF_SETTING,
     MEDIUM_OF_SETTING,
     PAIRS,
-    asia_round_start_into,
     asia_setting_values,
-    asia_settle_into,
-    house_way_into,
     new_scratch,
-    paigow_round_start_into,
-    paigow_settle_into,
+    round_start,
+    round_start_into,
+    settle,
+    settle_into,
 )
 from splitpoker.envs.rules.ranking.rank_tables import asia_high_table, paigow_back_table
 
@@ -158,39 +156,34 @@ def test_house_way_into_matches_house_way(style_id):
 
 @pytest.mark.parametrize("game,style_id,n_dealers", [("asia", ASIA_000_ID, 1), ("asia", ASIA_BORGATA_ID, 3),
                                                      ("paigow", PAIGOW_IGW_ID, 1), ("paigow", PAIGOW_IGW_ID, 4)])
-def test_round_start_and_settle_into_match_the_reference(game, style_id, n_dealers):
+def test_round_start_and_settle_match_the_rules_written_out(game, style_id, n_dealers):
     rank, to_two = _tables(game)
-    width, n_set = (3, 105) if game == "asia" else (2, 21)
-    scratch = new_scratch(1)[0]
+    game_id, width, n_set = (ASIA_ID, 3, 105) if game == "asia" else (PAIGOW_ID, 2, 21)
+    all_values = asia_all_setting_ranks if game == "asia" else paigow_all_setting_ranks
+    scratch = new_scratch(1)[0]  # reused, dirty, from round to round
+    c = PaiGowRules().commission if game == "paigow" else 0.0
     results = set()
     for k, seed in enumerate(SEEDS[:150]):
         ref = [np.empty(7, np.int64), np.empty((n_dealers, 7), np.int64), np.empty((n_set, width), np.int64),
                np.empty(n_set, np.bool_)]
-        new = [np.empty(7, np.int64), np.empty((n_dealers, 7), np.int64), np.zeros((n_set, width), np.int64),
-               np.empty(n_set, np.bool_)]
-        if game == "asia":
-            hw_ref = asia_round_start(seed, style_id, rank, to_two, *ref)
-            hw_new = asia_round_start_into(seed, style_id, rank, to_two, *new, scratch, True)
-        else:
-            hw_ref = paigow_round_start(seed, style_id, rank, to_two, *ref)
-            hw_new = paigow_round_start_into(seed, style_id, rank, to_two, *new, scratch)
-        assert hw_new == hw_ref
-        for a, b in zip(ref, new, strict=True):
-            assert np.array_equal(a, b)
+        deal_player_and_dealers(seed, n_dealers, ref[0], ref[1])
+        all_values(ref[0], rank, to_two, ref[2], ref[3])
+        hw_ref = house_way(style_id, ref[0], rank, to_two)
+        for fresh in (False, True):
+            new = [np.empty(7, np.int64), np.empty((n_dealers, 7), np.int64), np.zeros((n_set, width), np.int64),
+                   np.empty(n_set, np.bool_)]
+            hw_new = (round_start(game_id, seed, style_id, rank, to_two, *new) if fresh else
+                      round_start_into(game_id, seed, style_id, rank, to_two, *new, scratch, True))
+            assert hw_new == hw_ref
+            for a, b in zip(ref, new, strict=True):
+                assert np.array_equal(a, b)
         s = (k * 7) % n_set  # a spread of settings, fouled ones included
+        v = tuple(ref[2][s]) + ((0,) if width == 2 else ())
+        m_ref, ds_ref, dw_ref = _settle_reference(game, tuple(ref[2][s]), ref[3][s], ref[1], style_id, rank, to_two, c)
         ds_one, dw_one = np.empty(n_dealers, np.int64), np.empty(n_dealers, np.int64)
         ds_new, dw_new = np.empty(n_dealers, np.int64), np.empty(n_dealers, np.int64)
-        v = ref[2][s]
-        c = PaiGowRules().commission
-        m_ref, ds_ref, dw_ref = _settle_reference(game, tuple(v), ref[3][s], ref[1], style_id, rank, to_two, c)
-        if game == "asia":
-            m_one = asia_settle(v[0], v[1], v[2], ref[3][s], ref[1], style_id, rank, to_two, ds_one, dw_one)
-            m_new = asia_settle_into(v[0], v[1], v[2], ref[3][s], ref[1], style_id, rank, to_two, ds_new, dw_new,
-                                     scratch)
-        else:
-            m_one = paigow_settle(v[0], v[1], ref[3][s], ref[1], style_id, rank, to_two, c, ds_one, dw_one)
-            m_new = paigow_settle_into(v[0], v[1], ref[3][s], ref[1], style_id, rank, to_two, c, ds_new, dw_new,
-                                       scratch)
+        m_one = settle(game_id, *v, ref[3][s], ref[1], style_id, rank, to_two, c, ds_one, dw_one)
+        m_new = settle_into(game_id, *v, ref[3][s], ref[1], style_id, rank, to_two, c, ds_new, dw_new, scratch)
         for m, ds, dw in ((m_new, ds_new, dw_new), (m_one, ds_one, dw_one)):
             assert m == m_ref and np.array_equal(ds, ds_ref) and np.array_equal(dw, dw_ref)
         results.add(float(m_ref))

@@ -1,0 +1,85 @@
+"""What ``info`` holds, per kind of environment: the same keys at every step, typed, never ``None``.
+
+Outside RL libraries stack ``info`` dicts into arrays (Tianshou's buffer refuses ``None`` as
+"NaNs in buffer"; others build one column per key from the first step), so every environment
+returns all of its keys at every step, each with a value of a fixed type; a key that does not
+apply yet holds its default below (``-1`` for an index or action, ``""`` for text, ``0.0`` for
+chips, ``False`` for a flag). ``phase`` says which values are live: ``"done"`` after a settled
+round (``setting >= 0``) or a penalised action (``invalid_action >= 0``).
+
+One-seat rounds (``AsiaPoker-v0`` ... ``PaiGowPokerSetting-v0``; the session envs' ``round``):
+
+==========================  ========  ==============================================================
+key                         default   meaning
+==========================  ========  ==============================================================
+``action_mask``             --        ``bool[A]``, the legal actions (all True once done)
+``phase``                   --        ``"bet"``, ``"set"`` or ``"done"``
+``cards``                   ``""``    the player's seven cards as text, once dealt
+``house_way_setting``       ``-1``    the house way's setting of the player's cards, once dealt
+``setting``                 ``-1``    the setting played
+``fouled``                  False     it fouls (a foul loses the main wager)
+``hands_won``               ``0``     hands won against the first dealer hand
+``main_result``             ``0.0``   mean main result per unit wagered over the dealer hands
+``main_chips``              ``0.0``   the main wager's result in chips
+``bonus_chips``             ``0.0``   the bonus wager's result in chips
+``bonus_line``              ``""``    key of the paying bonus line (``""``: none pays or no bonus)
+``net_chips``               ``0.0``   the round's net chips (the penalty of an invalid action)
+``dealer_cards``            ``""``    the first dealer hand as text
+``dealer_setting``          ``-1``    its house-way setting
+``agrees_with_house_way``   False     the setting played is the house way's
+``main_wager``              ``0.0``   the main wager (ante / wager) placed
+``bonus_wager``             ``0.0``   the bonus (Fortune) wager placed
+``house_way_action``        False     the "play the house way" action was taken
+``invalid_action``          ``-1``    a penalised wrong-phase action
+``reason``                  ``""``    why it was refused
+==========================  ========  ==============================================================
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+#: the one-seat round's keys and their defaults, in the order the table above gives
+ROUND_INFO: dict[str, Any] = {
+    "cards": "", "house_way_setting": -1, "setting": -1, "fouled": False, "hands_won": 0, "main_result": 0.0,
+    "main_chips": 0.0, "bonus_chips": 0.0, "bonus_line": "", "net_chips": 0.0, "dealer_cards": "",
+    "dealer_setting": -1, "agrees_with_house_way": False, "main_wager": 0.0, "bonus_wager": 0.0,
+    "house_way_action": False, "invalid_action": -1, "reason": "",
+}
+#: a table seat's keys (the round's, then the table's own)
+TABLE_INFO: dict[str, Any] = {
+    **ROUND_INFO, "seat": 0, "kind": "", "envy": False, "envy_chips": 0.0, "envy_hands": 0, "first_spot": 0,
+    "main": 0.0, "bonus": 0.0, "net": 0.0,
+}
+#: a bankroll session's keys (``round`` is the last hand's :data:`ROUND_INFO` subset)
+SESSION_INFO: dict[str, Any] = {
+    "bankroll": 0.0, "hands_played": 0, "hands_left": -1, "cards": "", "house_way_setting": -1, "end": "",
+    "reached_target": False, "invalid_action": -1, "reason": "",
+}
+#: the keys of a session's ``round`` entry
+SESSION_ROUND_KEYS = ("setting", "fouled", "hands_won", "main_wager", "bonus_wager", "main_chips", "bonus_chips",
+                      "bonus_line", "net_chips", "cards", "dealer_cards", "house_way_setting")
+
+
+def complete(info: dict[str, Any], schema: dict[str, Any]) -> dict[str, Any]:
+    """``info`` with every key of ``schema`` (its default where absent or ``None``), in the
+    schema's order after the keys already there; no ``None`` anywhere (a ``None`` of a key
+    outside the schema raises ``ValueError``: every key must have a typed default)."""
+    out = dict(info)
+    for key, default in schema.items():
+        if out.get(key) is None:
+            out[key] = default
+    stray = [k for k, v in out.items() if v is None]
+    if stray:
+        raise ValueError(f"info keys {stray} are None and have no typed default: add them to the schema")
+    return out
+
+
+def unexpected_keywords(owner: str, unknown, allowed) -> TypeError:
+    """The ``TypeError`` Python raises for an unknown keyword argument, in Python's own words
+    (``X() got an unexpected keyword argument 'frameskip'``), so clients that recognise it (e.g.
+    TorchRL's ``GymEnv``, which retries without ``frameskip``) do; then what is allowed."""
+    unknown = sorted(unknown)
+    more = f" (and {', '.join(repr(k) for k in unknown[1:])})" if len(unknown) > 1 else ""
+    return TypeError(f"{owner} got an unexpected keyword argument {unknown[0]!r}{more}: expected some of "
+                     f"{sorted(allowed)}")

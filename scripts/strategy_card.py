@@ -1,0 +1,161 @@
+#!/usr/bin/env python
+"""Distil a strategy card: at most --max-rules if-then rules a person can follow, fitted on exact
+labels, scored by exact regret on held-out hands next to the house way's (docs/strategy_insight.md).
+
+Each rule reads features a person sees (pairs and their ranks, high singletons, straights,
+flushes, the joker, the hand's category) and names a setting recipe ("Keep every pair in back;
+then the best front hand"). The rules are the leaves of a cost-sensitive tree whose cost is the
+exact regret of each recipe on each hand (agents/evaluation/strategy_card.py). The number of rules
+is chosen on the last --validation share of the training hands; the held-out hands (--test-seed)
+are only scored.
+
+Labels: the exact solver through the evaluation-set cache (agents/exact/eval_set.py), the hands
+of env.reset(seed=...) of each sample: ~0.1-0.3 s a hand the first time, then read from the cache.
+
+Examples:
+    python scripts/strategy_card.py --game paigow --train-hands 4000 --test-hands 3000 --max-rules 20
+    python scripts/strategy_card.py --game asia --style asia-000 --train-hands 2000 --test-hands 2000 \\
+        --curve 40 --plot card_asia.png --json --out card_asia.json
+
+--out (JSON) and --plot (PNG) must name files in existing, writable folders (checked before any
+work). Refused before any work (exit 2): equal train and test seeds, a bad size. Ctrl-C exits 130
+and writes nothing (labels already solved stay cached).
+"""
+
+# ruff: noqa: E402  (the Ctrl-C guard runs before the slow imports)
+from __future__ import annotations
+
+import sys
+
+if __name__ == "__main__":
+    from splitpoker.scripts.support.cli import install_startup_interrupt
+
+    install_startup_interrupt()
+
+import time
+
+from splitpoker.scripts.support import cli
+
+MAX_HANDS = 100_000
+ENV_OF_GAME = {"asia": "splitpoker/AsiaPokerSetting-v0", "paigow": "splitpoker/PaiGowPokerSetting-v0"}
+
+
+def parse_args(argv=None):
+    p = cli.parser(__doc__)
+    cli.add_game(p, "the dealer's house-way style")
+    hands = cli.count(2, MAX_HANDS, "time: exact labels cost ~0.1-0.3 s a hand the first time")
+    p.add_argument("--train-hands", type=hands, default=4000, help="hands to fit on (default 4000)")
+    p.add_argument("--train-seed", type=cli.seed, default=1, help="seed of the training sample (default 1)")
+    p.add_argument("--test-hands", type=hands, default=3000, help="held-out hands to score on (default 3000)")
+    p.add_argument("--test-seed", type=cli.seed, default=2, help="seed of the held-out sample (default 2)")
+    p.add_argument("--max-rules", type=cli.count(1, 1000, "a card is read by a person"), default=20,
+                   help="at most this many rules (default 20)")
+    p.add_argument("--min-leaf", type=cli.count(1, 10_000, "a rule must cover that many training hands"),
+                   action="append", help="training hands a rule covers at least; repeat to let the validation "
+                                         "hands choose (default 3, 8 and 20)")
+    p.add_argument("--grow", type=cli.count(1, 10_000, "the tree is pruned back from that many leaves"),
+                   default=300, help="leaves of the grown tree before pruning (default 300)")
+    p.add_argument("--validation", type=cli.positive_float(0.9, "the rest is fitted on"), default=0.25,
+                   help="share of the training hands that chooses the number of rules (default 0.25)")
+    p.add_argument("--curve", type=cli.count(1, 1000, "one tree grown to that size"), default=0,
+                   help="also report held-out regret for 1..N rules (grown on all training hands)")
+    p.add_argument("--plot", help="with --curve: write the curve to this PNG")
+    p.add_argument("--solved", action="append", default=[], metavar="DIR",
+                   help="a solved store (scripts/solve_all.py) to look hands up in before solving (repeatable)")
+    p.add_argument("--max-pool-card", type=cli.count(14, 52, "the dealer needs 7 unseen cards below K"),
+                   help="tests and quick looks: labels against dealer hands of the cards below K only (NOT the "
+                        "real game)")
+    p.add_argument("--json", action="store_true", help="print the result as JSON instead of the card")
+    p.add_argument("--out", help="also write the JSON result to this file")
+    return p.parse_args(argv)
+
+
+def prepare(args):
+    """Every check before the work; returns the game, the env id and its keywords."""
+    import json
+
+    if args.train_seed == args.test_seed:
+        raise cli.CliError(f"--test-seed {args.test_seed}: equals --train-seed; held-out hands must come from "
+                           f"another seed")
+    if args.out:
+        cli.check_output("--out", args.out, (".json",))
+    if args.plot:
+        if not args.curve:
+            raise cli.CliError(f"--plot {args.plot}: draws the curve, so it needs --curve N")
+        cli.check_output("--plot", args.plot, (".png",))
+    if args.solved and args.max_pool_card:
+        raise cli.CliError("--solved: only against the full dealer pool (no --max-pool-card)")
+    game = cli.game_from_args(args)
+    kwargs = {"house_way": game.style.value}
+    rules = json.loads(args.rules)
+    if rules:
+        kwargs["rules"] = rules
+    if args.solved:
+        from pathlib import Path
+
+        from splitpoker.agents.exact.solved_store import read_manifest
+
+        for d in args.solved:
+            read_manifest(Path(d))
+    return game, ENV_OF_GAME[game.game], kwargs
+
+
+def run(args) -> int:
+    from splitpoker.agents.exact.solved_store import StoreError
+
+    try:
+        game, env_id, kwargs = prepare(args)
+    except (ValueError, TypeError, StoreError) as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    from tqdm import tqdm
+
+    from splitpoker.agents.evaluation.labels import FULL_POOL, load_labels
+    from splitpoker.agents.evaluation.strategy_card import (
+        card_data,
+        evaluate_card,
+        fit_card,
+        plot_curve,
+        regret_curve,
+    )
+
+    t0 = time.perf_counter()
+    labeller = "small-pool" if args.max_pool_card else "exact"
+    data = {}
+    for part, hands, seed in (("train", args.train_hands, args.train_seed), ("test", args.test_hands, args.test_seed)):
+        with tqdm(total=hands, desc=f"{part} labels", unit="hand", disable=None, file=sys.stderr, leave=False) as bar:
+            labels = load_labels(labeller, env_id, kwargs, hands, seed, solved=tuple(args.solved),
+                                 max_pool_card=args.max_pool_card or FULL_POOL, progress=bar.update,
+                                 log=lambda m: print(m, file=sys.stderr))
+        data[part] = card_data(game, labels)
+    t_labels = time.perf_counter() - t0
+    card, selection = fit_card(game, game.style.value, data["train"], max_rules=args.max_rules,
+                               min_leaf=tuple(args.min_leaf or (3, 8, 20)), grow_leaves=args.grow,
+                               validation=args.validation)
+    score = evaluate_card(card, data["test"])
+    result = {"game": game.game, "style": game.style.value, "env": env_id, "env_kwargs": kwargs,
+              "labeller": labeller, "train": {"hands": args.train_hands, "seed": args.train_seed},
+              "max_rules": args.max_rules, "selection": selection,
+              "rules": card.rules, **{k: score[k] for k in score if k not in ("hands", "seed")},
+              "test": {"hands": score["hands"], "seed": score["seed"]}, "text": card.text(score)}
+    if args.curve:
+        result["curve"] = regret_curve(data["train"], data["test"], max_rules=args.curve,
+                                       min_leaf=selection["chosen_min_leaf"], grow_leaves=args.grow)
+        if args.plot:
+            plot_curve({game.style.value: {"curve": result["curve"], "house_way": score["house_way_exact_regret"]}},
+                       args.plot)
+            result["plot"] = args.plot
+    result["seconds"] = {"labels_and_recipes": t_labels, "total": time.perf_counter() - t0}
+    if args.out:
+        cli.write_json(args.out, result)
+    print(cli.dumps(result) if args.json else result["text"], end="\n" if args.json else "")
+    return 0
+
+
+def main(argv=None) -> int:
+    args = parse_args(argv)
+    return cli.run_interruptible(run, args, "nothing written")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
