@@ -9,12 +9,12 @@ import numpy as np
 import pytest
 import torch as th
 from sb3_contrib.common.maskable.distributions import MaskableCategoricalDistribution
-from splitpoker.agents.policies import setting_scorer as ss
-from splitpoker.agents.policies.setting_scorer import SettingScorerNet, layout_kwargs
-from splitpoker.envs.rules.play.observation import OBS_SIZE
 from stable_baselines3.common.distributions import CategoricalDistribution
 
 import splitpoker  # noqa: F401
+from splitpoker.agents.policies import setting_scorer as ss
+from splitpoker.agents.policies.setting_scorer import SettingScorerNet, layout_kwargs
+from splitpoker.envs.rules.play.observation import OBS_SIZE
 
 ENVS = [("splitpoker/AsiaPokerSetting-v0", {}), ("splitpoker/PaiGowPokerSetting-v0", {}),
         ("splitpoker/AsiaPoker-v0", {"allow_house_way_action": True})]
@@ -138,6 +138,7 @@ def test_foreach_adam_is_bit_for_bit():
 
 def test_policy_uses_foreach_adam_and_lean_distributions():
     from sb3_contrib import MaskablePPO
+
     from splitpoker.agents.training.run import TrainConfig, make_vec_env, resolve_policy
 
     cfg = TrainConfig(env_id="splitpoker/PaiGowPokerSetting-v0", env_kwargs={"setting_features": True},
@@ -175,3 +176,46 @@ def test_lean_distributions_give_the_same_numbers(masked):
     a = ref.sample()
     th.manual_seed(3)
     assert th.equal(a, lean.sample())
+
+
+def test_speed_benchmarks_previous_code_path_is_the_previous_formula():
+    """scripts/benchmark.py --only scorer times "before" on MainCodePathNet: it must compute the
+    previous formula exactly (same operations, same order) from the same parameters."""
+    from splitpoker.scripts.support.speed_scorer import MainCodePathNet
+
+    env, x = observations("splitpoker/AsiaPokerSetting-v0", {}, 9)
+    fused, _ = nets(env, hidden=32)
+    before = SettingScorerNet(x.shape[1], int(env.action_space.n), **layout_kwargs(env), hidden=32, context=8)
+    before.load_state_dict(fused.state_dict())
+    before.__class__ = MainCodePathNet
+    with th.no_grad():
+        scores, pooled = previous_formula(fused, x)
+        logits, value = before(x)
+        assert th.equal(logits, fused._logits(scores, pooled))
+        assert th.equal(value, fused.value(pooled))
+        assert th.equal(before.forward_actor(x), logits) and th.equal(before.forward_critic(x), value)
+        assert th.allclose(fused(x)[0], logits, rtol=0, atol=1e-5 * logits.abs().max().item())
+
+
+def test_speed_benchmark_switches_a_model_to_the_previous_code_path():
+    from sb3_contrib import MaskablePPO
+
+    from splitpoker.agents.training.run import TrainConfig, make_vec_env, resolve_policy
+    from splitpoker.scripts.support.speed_scorer import MainCodePathNet, use_previous_code_path
+
+    cfg = TrainConfig(env_id="splitpoker/PaiGowPokerSetting-v0", env_kwargs={"setting_features": True},
+                      policy="SettingScorerPolicy", n_envs=2, vec_env="native",
+                      algo_kwargs={"n_steps": 8, "batch_size": 8, "learning_rate": 3e-4},
+                      policy_kwargs={"hidden": 8, "context": 4})
+    venv = make_vec_env(cfg)
+    policy, kw = resolve_policy(cfg)
+    model = MaskablePPO(policy, venv, seed=0, policy_kwargs=kw, **cfg.algo_kwargs)
+    params = [id(p) for p in model.policy.parameters()]
+    use_previous_code_path(model)
+    assert type(model.policy.mlp_extractor) is MainCodePathNet
+    assert type(model.policy.action_dist) is MaskableCategoricalDistribution
+    opt = model.policy.optimizer
+    assert opt.defaults["foreach"] is False and opt.defaults["eps"] == 1e-5 and opt.defaults["lr"] == 3e-4
+    assert [id(p) for g in opt.param_groups for p in g["params"]] == params  # the same parameters train
+    model.learn(16)  # trains on the previous path
+    venv.close()
