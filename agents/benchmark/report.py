@@ -127,6 +127,8 @@ HEADER = """# RL benchmark
 Made by `scripts/benchmark_rl.py` (docs: README, "RL benchmark"); every figure below comes from the
 run named under its grid. Pure RL unless a grid says otherwise. Earlier grids (3 seeds, Student-t
 intervals, scored on the set their hyperparameters were chosen on): docs/rl_benchmark_archive.md.
+Card removal against the strategy table (table-eor) and the setting scorer's training speed before
+and after its fused function: docs/rl_benchmark_extra.md.
 
 ## How to read it
 
