@@ -116,7 +116,7 @@ class AsiaPokerEnv(SplitHandEnv):
     the config is built; a bad value raises ``ValueError`` naming the field, the value and what
     is allowed (numpy numbers are accepted where numbers are, booleans are not numbers).
 
-    ``env.unwrapped.game`` is the :class:`splitpoker.envs.rules.games.game.Game` the config describes (house way,
+    ``env.unwrapped.game`` is the :class:`splitpoker.envs.rules.game.Game` the config describes (house way,
     rules options, bonus pay table; ``config.make_game()``): it deals and settles every round
     (:class:`splitpoker.envs.rules.play.round.Round`, ``env.unwrapped.round``), and policies and solvers read it.
 

@@ -1,6 +1,6 @@
 """The single environments' machinery: one row of the round kernel behind Gymnasium's API.
 
-A :class:`SplitHandEnv` holds the :class:`~splitpoker.envs.rules.games.game.Game` its config
+A :class:`SplitHandEnv` holds the :class:`~splitpoker.envs.rules.game.Game` its config
 describes (``env.game``: tables, house way, rules options, bonus pay table) and one row of the
 round kernel (:class:`~splitpoker.envs.rules.play.round_rows.RoundRows`, ``env.rows``), which deals,
 settles, observes and masks; ``step()`` checks the action, runs the kernel and turns its outputs

@@ -23,10 +23,10 @@ from splitpoker.envs.rules.bonus.paytables import PayTable, get_paytable
 from splitpoker.envs.rules.checks import check_flag as _flag
 from splitpoker.envs.rules.checks import check_int as _integer
 from splitpoker.envs.rules.checks import check_real as _real
-from splitpoker.envs.rules.games.game import Game
-from splitpoker.envs.rules.games.options import AsiaRules, PaiGowRules, dataclass_from_dict
+from splitpoker.envs.rules.game import Game
 from splitpoker.envs.rules.games.spec import ASIA_POKER, PAI_GOW_POKER, SPECS, GameSpec
 from splitpoker.envs.rules.house_ways.registry import HouseWayStyle
+from splitpoker.envs.rules.options import AsiaRules, PaiGowRules, dataclass_from_dict
 
 INVALID_ACTION_MODES = ("raise", "penalize")
 MAX_DEALER_SAMPLES = 1000
@@ -212,7 +212,7 @@ class _Common:
                           bonus_max=getattr(self, f"{self._bonus}_max"), chip=self.chip)
 
     def make_game(self) -> Game:
-        """The :class:`splitpoker.envs.rules.games.game.Game` this table plays: game, house way, rules, pay table."""
+        """The :class:`splitpoker.envs.rules.game.Game` this table plays: game, house way, rules, pay table."""
         return Game(self.spec, self.house_way, self.rules, self.paytable)
 
     @classmethod

@@ -55,7 +55,7 @@ class PaiGowPokerEnv(SplitHandEnv):
     render_mode=None | "ansi" | "human" | "rgb_array", **fields)``; every
     :class:`splitpoker.envs.config.PaiGowPokerConfig` field as a keyword, validated as in Asia Poker;
     ``rgb_array`` shows the back and front hands. ``env.unwrapped.game`` is the
-    :class:`splitpoker.envs.rules.games.game.Game` that deals and settles every round (rules options, commission,
+    :class:`splitpoker.envs.rules.game.Game` that deals and settles every round (rules options, commission,
     Fortune pay table), as in Asia Poker.
 
     ## Version History

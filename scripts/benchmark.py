@@ -93,7 +93,7 @@ def bench_rules(args) -> dict:
 
 
 def bench_houseway(args) -> dict:
-    from splitpoker.envs.rules.games.game import Game
+    from splitpoker.envs.rules.game import Game
     from splitpoker.envs.rules.house_ways.batch import (
         house_way_batch,
         house_way_batch_serial,
@@ -124,7 +124,7 @@ def bench_houseway(args) -> dict:
 
 
 def bench_simulate(args) -> dict:
-    from splitpoker.envs.rules.games.game import Game
+    from splitpoker.envs.rules.game import Game
     from splitpoker.envs.rules.house_ways.check import simulate
     from splitpoker.envs.rules.house_ways.registry import HouseWayStyle
 

@@ -26,8 +26,8 @@ if __name__ == "__main__":
 
 import argparse
 
-from splitpoker.envs.rules.games.game import Game
-from splitpoker.envs.rules.games.options import rules_from_json
+from splitpoker.envs.rules.game import Game
+from splitpoker.envs.rules.games.spec import rules_from_json
 from splitpoker.envs.rules.house_ways.check import TOTAL_HANDS, exhaustive_check
 from splitpoker.envs.rules.house_ways.registry import STYLES, HouseWayStyle
 from splitpoker.scripts.support import cli

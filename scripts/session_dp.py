@@ -63,7 +63,7 @@ def run(args) -> dict:
         optimal_distribution,
     )
     from splitpoker.envs.config import config_class
-    from splitpoker.envs.rules.games.game import Game
+    from splitpoker.envs.rules.game import Game
 
     cfg = config_class(args.game).from_dict(args.table)
     table = sd.BetTable.from_config(cfg)

@@ -75,7 +75,7 @@ def within(stat: dict, value: float) -> bool:
 def main(argv=None) -> int:
     args = parse_args(argv)
     try:
-        from splitpoker.envs.rules.games.options import rules_from_json
+        from splitpoker.envs.rules.games.spec import rules_from_json
         from splitpoker.envs.rules.table.table import TableRules
 
         rules = TableRules(game=args.game, house_way=args.style, rules=rules_from_json(args.game, args.rules),

@@ -96,7 +96,7 @@ def main(argv=None) -> int:
 def run(args) -> int:
     from splitpoker.agents.exact.solved_store import StoreError
     from splitpoker.agents.exact.strategy import make_plan, prepare_store
-    from splitpoker.envs.rules.games.game import Game
+    from splitpoker.envs.rules.game import Game
 
     k = FULL if args.max_pool_card is None else args.max_pool_card
     try:

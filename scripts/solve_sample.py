@@ -42,7 +42,7 @@ if __name__ == "__main__":
     install_startup_interrupt()
 
 
-from splitpoker.envs.rules.games.game import Game
+from splitpoker.envs.rules.game import Game
 from splitpoker.scripts.support import cli
 
 MAX_HANDS = 1_000_000

@@ -12,7 +12,7 @@ import pytest
 
 @pytest.fixture(scope="session")
 def exact_solver():
-    from splitpoker.envs.rules.games.game import Game
+    from splitpoker.envs.rules.game import Game
     from splitpoker.envs.solver.exact import ExactSolver
 
     solvers = {}

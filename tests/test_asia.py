@@ -12,7 +12,7 @@ from splitpoker.envs.rules.games.asia import (
     N_ASIA_SETTINGS,
     AsiaPoker,
 )
-from splitpoker.envs.rules.games.options import AsiaRules
+from splitpoker.envs.rules.options import AsiaRules
 from splitpoker.envs.rules.ranking.categories import HandCategory
 
 GAME = AsiaPoker()

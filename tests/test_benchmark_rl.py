@@ -120,7 +120,7 @@ def test_shipped_configs_validate(name):
 def test_evalset_is_exact_and_a_corrupt_cache_is_rebuilt():
     from splitpoker.agents.evaluation.evaluate import regret_summary, run_policy
     from splitpoker.agents.policies.baselines import HouseWayPolicy
-    from splitpoker.envs.rules.games.game import Game
+    from splitpoker.envs.rules.game import Game
     from splitpoker.envs.solver.exact import ExactSolver
 
     solver = ExactSolver(Game("asia", "asia-000"))  # one dealer-table load for the whole test
@@ -155,7 +155,7 @@ def test_evalset_is_exact_and_a_corrupt_cache_is_rebuilt():
 
 def _key(es):
     from splitpoker.agents.exact.eval_set import evalset_key
-    from splitpoker.envs.rules.games.game import Game
+    from splitpoker.envs.rules.game import Game
 
     return evalset_key(es.env_id, Game("asia", "asia-000"), es.hands, es.seed)
 

@@ -13,7 +13,7 @@ import splitpoker  # noqa: F401
 from splitpoker.agents.policies.baselines import BASELINES, RemovalTablePolicy, make_baseline
 from splitpoker.agents.policies.card_removal import N_CARDS, RemovalTable, best_value, removal_key
 from splitpoker.agents.policies.strategy_table import StrategyTable
-from splitpoker.envs.rules.games.game import Game
+from splitpoker.envs.rules.game import Game
 from splitpoker.envs.solver.dealer_table import build_dealer_table
 from splitpoker.envs.solver.exact import solve_naive
 

@@ -112,7 +112,7 @@ def test_suit_symbols_parse(token, expected):
 
 
 def test_seed_style_symbol_hand():
-    from splitpoker.envs.rules.games.game import Game
+    from splitpoker.envs.rules.game import Game
 
     for game in ("asia", "paigow"):
         g = Game(game)
@@ -121,7 +121,7 @@ def test_seed_style_symbol_hand():
 
 @given(st.lists(st.integers(0, 52), unique=True, min_size=7, max_size=7))
 def test_game_hand_round_trips_symbol_text(cards):
-    from splitpoker.envs.rules.games.game import Game
+    from splitpoker.envs.rules.game import Game
 
     g = Game("asia")
     assert g.hand(format_cards(cards, symbols=True)).tolist() == g.hand(format_cards(cards)).tolist() == sorted(cards)

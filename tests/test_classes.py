@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from splitpoker.envs.rules.cards import parse_cards
-from splitpoker.envs.rules.games.game import Game
+from splitpoker.envs.rules.game import Game
 from splitpoker.envs.solver import classes as hc
 from splitpoker.envs.solver.dealer_table import build_dealer_table
 from splitpoker.envs.solver.exact import ExactSolver

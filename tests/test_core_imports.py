@@ -10,7 +10,7 @@ import sys
 
 CORE_MODULES = [
     "splitpoker.envs.rules.cards", "splitpoker.envs.rules.ranking.categories", "splitpoker.envs.rules.ranking.combinatorics", "splitpoker.envs.rules.ranking.hand_eval",
-    "splitpoker.envs.rules.games.options", "splitpoker.envs.rules.ranking.rank_tables", "splitpoker.envs.rules.games.asia", "splitpoker.envs.rules.games.paigow",
+    "splitpoker.envs.rules.options", "splitpoker.envs.rules.ranking.rank_tables", "splitpoker.envs.rules.games.asia", "splitpoker.envs.rules.games.paigow",
     "splitpoker.envs.rules.bonus.features", "splitpoker.envs.rules.bonus.paytables", "splitpoker.envs.rules.house_ways.common",
 ]
 # (yaml is not listed: numba itself imports it when installed, to read .numba_config.yaml)

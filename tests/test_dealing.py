@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from splitpoker.envs.rules.play.dealing import deal_from, deal_round, stream_state
+from splitpoker.envs.rules.dealing import deal_from, deal_round, stream_state
 
 
 def test_deterministic_and_distinct():

@@ -13,9 +13,9 @@ from splitpoker.envs.pai_gow_poker import PaiGowPokerEnv, PaiGowPokerSettingEnv
 from splitpoker.envs.rules.bonus.features import bonus_features
 from splitpoker.envs.rules.bonus.paytables import FORTUNE, SEED_000
 from splitpoker.envs.rules.games.asia import AsiaPoker
-from splitpoker.envs.rules.games.options import PaiGowRules
 from splitpoker.envs.rules.games.paigow import PaiGowPoker
 from splitpoker.envs.rules.house_ways.registry import house_way_setting
+from splitpoker.envs.rules.options import PaiGowRules
 from splitpoker.envs.rules.play.observation import OBS_SIZE, cards_from_observation
 
 ALL_IDS = list(envs.ENV_IDS)

@@ -9,8 +9,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from splitpoker.envs.rules.games.game import Game
-from splitpoker.envs.rules.games.options import AsiaRules, PaiGowRules
+from splitpoker.envs.rules.game import Game
+from splitpoker.envs.rules.options import AsiaRules, PaiGowRules
 from splitpoker.envs.solver.dealer_table import build_dealer_table, dealer_table, table_key
 from splitpoker.envs.solver.exact import ExactSolver, solve_naive
 

@@ -4,7 +4,7 @@ worked examples of the Borgata house way in seed 002."""
 import numpy as np
 import pytest
 
-from splitpoker.envs.rules.games.game import Game
+from splitpoker.envs.rules.game import Game
 from splitpoker.envs.solver.hand_analysis import analyze_hand
 
 

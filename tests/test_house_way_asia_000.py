@@ -29,7 +29,6 @@ from splitpoker.envs.rules.games.asia import (
     asia_is_fouled,
     asia_setting_ranks,
 )
-from splitpoker.envs.rules.games.options import AsiaRules
 from splitpoker.envs.rules.house_ways.asia_000 import (
     ASIA_000_RULES,
     N_RULES,
@@ -42,6 +41,7 @@ from splitpoker.envs.rules.house_ways.asia_000 import (
 from splitpoker.envs.rules.house_ways.batch import house_way_batch, house_way_batch_with_rule
 from splitpoker.envs.rules.house_ways.registry import ASIA_000_ID
 from splitpoker.envs.rules.house_ways.straights import is_straight_or_flush
+from splitpoker.envs.rules.options import AsiaRules
 from splitpoker.envs.rules.ranking.categories import HandCategory
 from splitpoker.envs.rules.ranking.combinatorics import colex_unrank
 from splitpoker.envs.rules.ranking.rank_tables import asia_high_table

@@ -18,7 +18,6 @@ from numba import njit, prange
 
 from splitpoker.envs.rules.cards import parse_cards
 from splitpoker.envs.rules.games.asia import AsiaPoker, asia_is_fouled, asia_setting_ranks
-from splitpoker.envs.rules.games.options import AsiaRules
 from splitpoker.envs.rules.house_ways.asia_borgata import (
     BORGATA_RULES,
     BorgataRule,
@@ -28,6 +27,7 @@ from splitpoker.envs.rules.house_ways.asia_borgata import (
 from splitpoker.envs.rules.house_ways.batch import house_way_batch, house_way_batch_with_rule
 from splitpoker.envs.rules.house_ways.registry import ASIA_BORGATA_ID
 from splitpoker.envs.rules.house_ways.straights import SF_FLUSH, SF_STRAIGHT, SF_TABLE
+from splitpoker.envs.rules.options import AsiaRules
 from splitpoker.envs.rules.ranking.categories import HandCategory
 from splitpoker.envs.rules.ranking.rank_tables import asia_high_table
 

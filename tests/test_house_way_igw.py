@@ -17,7 +17,6 @@ from hypothesis import strategies as st
 from numba import njit
 
 from splitpoker.envs.rules.cards import parse_cards
-from splitpoker.envs.rules.games.options import PaiGowRules
 from splitpoker.envs.rules.games.paigow import PaiGowPoker, paigow_is_fouled, paigow_setting_ranks
 from splitpoker.envs.rules.house_ways import paigow_igw as hw
 from splitpoker.envs.rules.house_ways.batch import house_way_batch, house_way_batch_with_rule
@@ -30,6 +29,7 @@ from splitpoker.envs.rules.house_ways.paigow_igw import (
     house_way_igw_with_rule,
 )
 from splitpoker.envs.rules.house_ways.registry import PAIGOW_IGW_ID
+from splitpoker.envs.rules.options import PaiGowRules
 from splitpoker.envs.rules.ranking.rank_tables import paigow_back_table
 
 GAME = PaiGowPoker()

@@ -4,8 +4,8 @@ from itertools import combinations
 
 import pytest
 
-from splitpoker.envs.rules.games.options import PaiGowRules
 from splitpoker.envs.rules.games.paigow import BACK_POS, FRONT_POS, N_PAIGOW_SETTINGS, PaiGowPoker
+from splitpoker.envs.rules.options import PaiGowRules
 from splitpoker.envs.rules.ranking.categories import HandCategory
 
 GAME = PaiGowPoker()

@@ -14,7 +14,7 @@ import hashlib
 import numpy as np
 import pytest
 
-from splitpoker.envs.rules.games.game import Game
+from splitpoker.envs.rules.game import Game
 from splitpoker.envs.rules.house_ways.check import simulate
 
 SIMULATE = {

@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from splitpoker.envs.rules.cards import format_cards, hand_array
-from splitpoker.envs.rules.games.game import Game
+from splitpoker.envs.rules.game import Game
 from splitpoker.envs.solver.dealer_table import build_dealer_table
 from splitpoker.envs.solver.exact import ExactSolver
 

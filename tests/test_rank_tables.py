@@ -27,7 +27,7 @@ import pytest
 from reference_eval import ref_asia_key, ref_paigow_key
 
 from splitpoker.envs.rules.cards import JOKER, format_cards, parse_cards
-from splitpoker.envs.rules.games.options import AsiaRules, PaiGowRules
+from splitpoker.envs.rules.options import AsiaRules, PaiGowRules
 from splitpoker.envs.rules.ranking.categories import HandCategory
 from splitpoker.envs.rules.ranking.rank_tables import asia_high_table, paigow_back_table
 

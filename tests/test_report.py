@@ -21,7 +21,7 @@ from splitpoker.agents.evaluation.hand_categories import Category, categorize, h
 from splitpoker.agents.evaluation.labels import HandLabels, house_way_rules, share_ci
 from splitpoker.agents.evaluation.report import build_report, report_markdown
 from splitpoker.envs.rules.cards import hand_array
-from splitpoker.envs.rules.games.game import Game
+from splitpoker.envs.rules.game import Game
 from splitpoker.envs.rules.house_ways.batch import random_hands
 from splitpoker.envs.rules.house_ways.registry import HouseWayStyle
 from splitpoker.envs.rules.ranking.categories import HandCategory

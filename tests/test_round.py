@@ -1,4 +1,4 @@
-"""One owner for a round: :class:`splitpoker.envs.rules.games.game.Game` holds tables, house way, rules and the
+"""One owner for a round: :class:`splitpoker.envs.rules.game.Game` holds tables, house way, rules and the
 bonus pay table; :class:`splitpoker.envs.rules.play.round.Round` deals and settles the whole payoff; the envs
 route to it and the policies read the env's own ``Game``."""
 
@@ -13,8 +13,8 @@ from splitpoker.agents.policies.baselines import HouseWayPolicy, OptimalPolicy, 
 from splitpoker.envs.config import AsiaPokerConfig, PaiGowPokerConfig
 from splitpoker.envs.rules.bonus.paytables import FORTUNE, SEED_000, PayTable
 from splitpoker.envs.rules.cards import JOKER, parse_cards
-from splitpoker.envs.rules.games.game import Game
-from splitpoker.envs.rules.games.options import AsiaRules, PaiGowRules
+from splitpoker.envs.rules.game import Game
+from splitpoker.envs.rules.options import AsiaRules, PaiGowRules
 from splitpoker.envs.rules.play.round import Round
 from splitpoker.envs.rules.ranking.rank_tables import paigow_back_table
 

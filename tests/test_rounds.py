@@ -5,6 +5,15 @@ behind one game id, with scratch blocks reused dirty from round to round."""
 import numpy as np
 import pytest
 
+from splitpoker.envs.rules.dealing import (
+    deal_from,
+    deal_player_and_dealers,
+    deal_player_and_dealers_into,
+    deal_round,
+    remaining_cards,
+    sort7,
+    stream_state,
+)
 from splitpoker.envs.rules.games.asia import (
     HIGH_POS,
     LOW_POS,
@@ -14,7 +23,6 @@ from splitpoker.envs.rules.games.asia import (
     asia_main_result,
     asia_setting_ranks,
 )
-from splitpoker.envs.rules.games.options import AsiaRules, PaiGowRules
 from splitpoker.envs.rules.games.paigow import (
     paigow_all_setting_ranks,
     paigow_hands_won,
@@ -29,15 +37,7 @@ from splitpoker.envs.rules.house_ways.registry import (
     house_way,
     house_way_into,
 )
-from splitpoker.envs.rules.play.dealing import (
-    deal_from,
-    deal_player_and_dealers,
-    deal_player_and_dealers_into,
-    deal_round,
-    remaining_cards,
-    sort7,
-    stream_state,
-)
+from splitpoker.envs.rules.options import AsiaRules, PaiGowRules
 from splitpoker.envs.rules.play.rounds import (
     FOUR_SUBSETS,
     HIGH_OF_SETTING,

@@ -141,7 +141,7 @@ def test_common_random_numbers_and_determinism():
 
 
 def test_callable_setter_is_used():
-    from splitpoker.envs.rules.games.game import Game
+    from splitpoker.envs.rules.game import Game
 
     game, calls = Game("asia"), []
 

@@ -139,7 +139,7 @@ def test_bad_hands_and_too_many_states():
 
 def test_optimal_distribution_is_house_way_plus_paired_gain():
     from splitpoker.agents.sessions.round_distribution import optimal_distribution
-    from splitpoker.envs.rules.games.game import Game
+    from splitpoker.envs.rules.game import Game
 
     game = Game("paigow")
     hw = RoundDistribution("paigow", "paigow-igw", "house-way", (0.95, 0.0, -1.0), (4.0,), None,

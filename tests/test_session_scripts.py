@@ -94,7 +94,7 @@ def test_dp_inside_simulated_ci(game, bankroll, target):
         session_seeds,
     )
     from splitpoker.agents.sessions.round_distribution import house_way_distribution
-    from splitpoker.envs.rules.games.game import Game
+    from splitpoker.envs.rules.game import Game
 
     env = gym.make(f"splitpoker/{game}Session-v0", bankroll=bankroll, target=target)
     cfg = env.unwrapped.config

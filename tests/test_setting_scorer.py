@@ -15,7 +15,7 @@ import torch as th
 import splitpoker  # noqa: F401
 from splitpoker.agents.policies.setting_scorer import SettingScorerNet, layout_kwargs
 from splitpoker.agents.training.run import TrainConfig, load_model, train
-from splitpoker.envs.rules.games.game import Game
+from splitpoker.envs.rules.game import Game
 from splitpoker.envs.rules.ranking.categories import HandCategory
 from splitpoker.envs.setting_features import FEATURES
 

@@ -26,8 +26,8 @@ from splitpoker.agents.exact.solved_store import (
     write_shard_atomic,
 )
 from splitpoker.agents.policies.baselines import OptimalPolicy
-from splitpoker.envs.rules.games.game import Game
-from splitpoker.envs.rules.games.options import PaiGowRules
+from splitpoker.envs.rules.game import Game
+from splitpoker.envs.rules.options import PaiGowRules
 from splitpoker.envs.solver import classes as hc
 from splitpoker.envs.solver.exact import ExactSolver
 

@@ -18,7 +18,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from splitpoker.envs.rules.cards import hand_array
-from splitpoker.envs.rules.games.game import Game
+from splitpoker.envs.rules.game import Game
 from splitpoker.envs.rules.house_ways.batch import random_hands
 from splitpoker.envs.solver import sample
 

@@ -23,7 +23,7 @@ from splitpoker.agents.evaluation.recipes import Recipe, hand_view, recipe_setti
 from splitpoker.agents.evaluation.rule_learner import CostTree, best_split
 from splitpoker.agents.evaluation.strategy_card import CardData, fit_card, make_card
 from splitpoker.envs.rules.cards import format_cards, hand_array
-from splitpoker.envs.rules.games.game import Game
+from splitpoker.envs.rules.game import Game
 
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPT = ROOT / "scripts" / "strategy_card.py"

@@ -16,8 +16,8 @@ from splitpoker.agents.policies.strategy_table import (
     build_histogram,
     strategy_key,
 )
-from splitpoker.envs.rules.games.game import Game
-from splitpoker.envs.rules.games.options import PaiGowRules
+from splitpoker.envs.rules.game import Game
+from splitpoker.envs.rules.options import PaiGowRules
 from splitpoker.envs.solver.dealer_table import build_dealer_table
 from splitpoker.envs.solver.exact import ExactSolver, solve_naive
 

@@ -58,8 +58,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from splitpoker.agents.training.algorithms import ALGOS, algo_class
 from splitpoker.agents.training.config import check_algo_values
-from splitpoker.agents.training.run import ALGOS, algo_class
 
 EXECUTORS = ("ray", "local")
 TOP_KEYS = ("name", "description", "executor", "num_cpus", "total_timesteps", "eval_every", "seeds", "eval", "envs",
@@ -126,13 +126,13 @@ class EnvSpec:
 
     @property
     def task_list(self) -> tuple[str, ...]:
-        from splitpoker.agents.benchmark.tasks import natural_task
+        from splitpoker.agents.benchmark.task_names import natural_task
 
         return tuple(self.tasks) or (natural_task(self.id),)
 
     def task_labels(self) -> dict[str, str]:
         """Row label of each task (``asia``, ``asia_card_removal``)."""
-        from splitpoker.agents.benchmark.tasks import task_label
+        from splitpoker.agents.benchmark.task_names import task_label
 
         return {t: task_label(self.label, t, self.task_list) for t in self.task_list}
 
@@ -404,7 +404,7 @@ def _check_algo(a: dict, label: str) -> None:
 
 def _check_tasks(e: dict, where: str) -> tuple[str, ...]:
     """The env entry's tasks (``()``: its own task), each known and fitting its id."""
-    from splitpoker.agents.benchmark.tasks import check_task, natural_task
+    from splitpoker.agents.benchmark.task_names import check_task, natural_task
 
     tasks = e.get("tasks")
     if tasks is None:

@@ -23,7 +23,7 @@ from pathlib import Path
 import numpy as np
 
 from splitpoker.agents.benchmark.config import AlgoSpec, BenchmarkConfig, EnvSpec, resolve_policy
-from splitpoker.agents.evaluation.evaluate import hand_seeds, mean_ci, run_policy
+from splitpoker.agents.benchmark.scorer import Scorer  # noqa: F401  (re-exported: tuning and the callbacks use it)
 from splitpoker.agents.exact.eval_set import EvalSet, make_eval_env  # noqa: F401  (EvalSet: Scorer's input)
 from splitpoker.envs.rules.cache import key_digest
 
@@ -117,33 +117,6 @@ def grid(cfg: BenchmarkConfig) -> list[RunSpec]:
 
 
 # ---- scoring ----------------------------------------------------------------------------------
-
-class Scorer:
-    """Scores a policy on one environment's evaluation set: exact regret on its ``hands`` hands and
-    the paired reward difference to the house way on ``paired_hands`` hands (the same deals for
-    every policy; the regret hands are the first ones)."""
-
-    def __init__(self, env: EnvSpec, evalset: EvalSet, paired_hands: int):
-        from splitpoker.agents.policies.baselines import HouseWayPolicy
-
-        self.evalset = evalset
-        self.env = make_eval_env(env.id, env.kwargs)
-        self.seeds = list(evalset.seeds) + hand_seeds(evalset.seed, max(paired_hands, evalset.hands))[evalset.hands:]
-        self.paired_hands = max(paired_hands, evalset.hands)
-        self.house_way = run_policy(self.env, HouseWayPolicy.from_env(self.env), self.seeds)
-
-    def score(self, policy) -> dict:
-        rec = run_policy(self.env, policy, self.seeds)
-        out = self.evalset.score(rec.settings[: self.evalset.hands], rec.cards)
-        d, dci = mean_ci(rec.reward - self.house_way.reward)
-        r, rci = mean_ci(rec.reward)
-        out.update({"paired_hands": self.paired_hands, "diff_vs_house_way": d, "diff_vs_house_way_ci95": dci,
-                    "mean_reward": r, "reward_ci95": rci, "foul_rate": float(rec.fouled.mean())})
-        return out
-
-    def close(self):
-        self.env.close()
-
 
 def _regret_callback(scorer: Scorer, eval_every: int, make_policy: Callable, points: list):
     from stable_baselines3.common.callbacks import BaseCallback

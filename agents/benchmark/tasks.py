@@ -50,39 +50,18 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from splitpoker.agents.benchmark.task_names import (  # noqa: F401  (re-exported: the task names live there)
+    BET_IDS,
+    SESSION_IDS,
+    SETTING_IDS,
+    SPLITS,
+    TASK_ENVS,
+    TASKS,
+    check_task,
+    natural_task,
+    task_label,
+)
 from splitpoker.agents.evaluation.evaluate import Z95, mean_ci
-
-TASKS = ("setting", "card_removal", "bets", "session")
-SETTING_IDS = ("splitpoker/AsiaPokerSetting-v0", "splitpoker/PaiGowPokerSetting-v0")
-BET_IDS = {"splitpoker/AsiaPoker-v0": "splitpoker/AsiaPokerSetting-v0",
-           "splitpoker/PaiGowPoker-v0": "splitpoker/PaiGowPokerSetting-v0"}
-SESSION_IDS = ("splitpoker/AsiaPokerSession-v0", "splitpoker/PaiGowPokerSession-v0")
-TASK_ENVS = {"setting": SETTING_IDS, "card_removal": SETTING_IDS, "bets": tuple(BET_IDS), "session": SESSION_IDS}
-SPLITS = ("validation", "test")
-
-
-def natural_task(env_id: str) -> str | None:
-    """The task an environment is scored on when the config names none."""
-    for task in ("setting", "bets", "session"):
-        if env_id in TASK_ENVS[task]:
-            return task
-    return None
-
-
-def check_task(task, env_id: str, where: str) -> str:
-    """``task`` if it is known and fits ``env_id``, else a ``ValueError`` naming it."""
-    if task not in TASKS:
-        raise ValueError(f"unknown task {task!r} in {where}: expected one of {list(TASKS)}")
-    if env_id not in TASK_ENVS[task]:
-        raise ValueError(f"task {task!r} in {where} does not fit {env_id}: it scores {list(TASK_ENVS[task])}")
-    return task
-
-
-def task_label(env_label: str, task: str, tasks: tuple[str, ...]) -> str:
-    """The row label of ``task`` on an environment: the env's label for its first task,
-    ``<label>_<task>`` for the others (``asia_card_removal``)."""
-    return env_label if task == tasks[0] else f"{env_label}_{task}"
-
 
 # ---- task data --------------------------------------------------------------------------------
 
@@ -133,7 +112,7 @@ def _setting_task_data(task: str, split: str, env_id: str, kwargs: dict, evalset
     if task == "card_removal":
         from splitpoker.agents.exact.eval_set import make_eval_env
         from splitpoker.agents.policies.strategy_table import StrategyTable
-        from splitpoker.envs.rules.games.game import Game
+        from splitpoker.envs.rules.game import Game
 
         env = make_eval_env(env_id, kwargs)
         game: Game = env.unwrapped.game
@@ -297,7 +276,7 @@ class SettingTaskScorer:
 
     def __init__(self, data: TaskData, paired_hands: int):
         from splitpoker.agents.benchmark.config import EnvSpec
-        from splitpoker.agents.benchmark.run import Scorer
+        from splitpoker.agents.benchmark.scorer import Scorer
 
         self.data = data
         paired = paired_hands if data.task == "setting" else data.evalset.hands

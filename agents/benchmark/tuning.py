@@ -40,6 +40,7 @@ from pathlib import Path
 from typing import Any
 
 from splitpoker.agents.benchmark.config import AlgoSpec, BenchmarkConfig, ConfigError, EnvSpec
+from splitpoker.agents.training.algorithms import TUNABLE_ALGOS
 from splitpoker.agents.training.schedules import SCHEDULE_KEYS, with_start
 
 LR = ("learning_rate", "log", 2e-4, 3e-3)
@@ -56,8 +57,8 @@ PPO_ONLY = {"n_steps", "batch_size", "n_epochs"}
 
 def search_space(algo: AlgoSpec) -> list[tuple]:
     """The space of ``algo`` (by its policy); only PPO-family algorithms are tuned here."""
-    if algo.algo not in ("maskable_ppo", "ppo"):
-        raise ConfigError(f"algorithm {algo.name!r} ({algo.algo}): tuning covers maskable_ppo and ppo only")
+    if algo.algo not in TUNABLE_ALGOS:
+        raise ConfigError(f"algorithm {algo.name!r} ({algo.algo}): tuning covers {' and '.join(TUNABLE_ALGOS)} only")
     if algo.policy not in SPACES:
         raise ConfigError(f"algorithm {algo.name!r}: no search space for policy {algo.policy!r}; "
                           f"expected one of {sorted(SPACES)}")

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from splitpoker.agents.evaluation.evaluate import hand_seeds, mean_ci
-from splitpoker.envs.rules.games.game import Game
+from splitpoker.envs.rules.game import Game
 from splitpoker.envs.rules.house_ways.batch import house_way_batch_with_rule
 
 LABELLERS = ("exact", "table", "small-pool")

@@ -25,7 +25,7 @@ import numpy as np
 from splitpoker.agents.evaluation.hand_categories import Category, categorize
 from splitpoker.agents.evaluation.labels import HandLabels, house_way_rules, mean_ci, share_ci
 from splitpoker.envs.rules.cards import JOKER, format_cards
-from splitpoker.envs.rules.games.game import Game
+from splitpoker.envs.rules.game import Game
 
 REPORT_FORMAT = 1
 

@@ -41,7 +41,7 @@ import numpy as np
 from splitpoker.agents.evaluation.evaluate import hand_seeds, mean_ci
 from splitpoker.envs.rules import RULES_SOURCE_DIGEST
 from splitpoker.envs.rules.cache import entry_paths, load_or_build
-from splitpoker.envs.rules.games.game import Game
+from splitpoker.envs.rules.game import Game
 
 EVALSET_FORMAT = 1
 EVAL_ENV_OVERRIDES = {"dealer_samples": 1, "invalid_action": "penalize"}  # the real game; never raise

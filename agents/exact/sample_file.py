@@ -22,7 +22,7 @@ from pathlib import Path
 import numpy as np
 
 from splitpoker.agents.evaluation.evaluate import mean_ci
-from splitpoker.envs.rules.games.game import Game
+from splitpoker.envs.rules.game import Game
 from splitpoker.envs.solver import sample
 
 SUFFIXES = (".parquet", ".csv")

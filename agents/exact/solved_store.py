@@ -43,7 +43,7 @@ from pathlib import Path
 import numpy as np
 
 from splitpoker.envs.rules import RULES_SOURCE_DIGEST
-from splitpoker.envs.rules.games.game import Game
+from splitpoker.envs.rules.game import Game
 from splitpoker.envs.solver import classes as hc
 from splitpoker.envs.solver.exact import ExactResult
 

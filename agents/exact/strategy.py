@@ -42,7 +42,7 @@ from splitpoker.agents.exact.solved_store import (
     write_shard_atomic,
 )
 from splitpoker.envs.rules.checks import is_integer
-from splitpoker.envs.rules.games.game import Game
+from splitpoker.envs.rules.game import Game
 from splitpoker.envs.rules.house_ways.registry import house_way
 from splitpoker.envs.solver import classes as hc
 
@@ -104,7 +104,7 @@ def prepare_store(out: Path, game: Game, plan: dict, universe: int) -> dict:
                              f"{ {k: m.get('plan', {}).get(k) for k in diff} }); rerun with the same "
                              f"--sample/--seed/--shard-size or use another --out")
         return m
-    from splitpoker.scripts.support.cli import write_json
+    from splitpoker.agents.output import write_json
 
     m = {"key": key, "plan": plan}
     write_json(path, m)

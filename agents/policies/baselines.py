@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from splitpoker.envs.rules.games.game import Game
+from splitpoker.envs.rules.game import Game
 from splitpoker.envs.rules.play.observation import PHASE, cards_from_observation
 
 
@@ -36,7 +36,7 @@ class Policy:
         u = env.unwrapped
         game = getattr(u, "game", None)
         if not isinstance(game, Game):
-            raise ValueError(f"{type(u).__name__} has no game attribute holding an splitpoker.envs.rules.games.game.Game: expected a "
+            raise ValueError(f"{type(u).__name__} has no game attribute holding an splitpoker.envs.rules.game.Game: expected a "
                              f"splitpoker one-seat or session env")
         return cls(setting_offset=u.setting_offset, n_settings=u.n_settings, n_actions=int(u.action_space.n),
                    bet_table=list(u.bet_table), game=game, **kwargs)

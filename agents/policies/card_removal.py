@@ -37,7 +37,7 @@ import numpy as np
 from splitpoker.agents.policies.strategy_table import StrategyTable, strategy_key
 from splitpoker.envs.rules import RULES_SOURCE_DIGEST
 from splitpoker.envs.rules.cache import load_or_build, prune
-from splitpoker.envs.rules.games.game import Game
+from splitpoker.envs.rules.game import Game
 from splitpoker.envs.solver.exact import ExactResult, ExactSolver, prefix_counts, result_from_prefix
 
 REMOVAL_FORMAT = 1
@@ -83,7 +83,7 @@ class RemovalTable:
     def __init__(self, game: Game, *, universe: int = N_CARDS, dealer=None, table: StrategyTable | None = None,
                  use_cache: bool = True, log=None, progress=None):
         if not isinstance(game, Game):
-            raise TypeError(f"game must be an splitpoker.envs.rules.games.game.Game, got {type(game).__name__}")
+            raise TypeError(f"game must be an splitpoker.envs.rules.game.Game, got {type(game).__name__}")
         self.game = game
         self.universe = int(universe)
         self.table = table if table is not None else StrategyTable(game, universe=universe, dealer=dealer,

@@ -237,13 +237,13 @@ class SettingScorerActorCriticPolicy(_ScorerMixin, ActorCriticPolicy):
 POLICY_NAMES = ("SettingScorerPolicy",)
 
 
-def policy_class(name: str, algo: str):
-    """The class behind a config's ``policy:`` name for ``algo`` (``None``: an SB3 alias such as
-    ``MlpPolicy``, passed through)."""
+def policy_class(name: str, algorithm):
+    """The class behind a config's ``policy:`` name for ``algorithm`` (a row of
+    ``splitpoker.agents.training.algorithms.ALGORITHMS``: its ``scorer`` field says which of the two
+    classes fits); ``None`` for a name that is not ours (an SB3 alias such as ``MlpPolicy``)."""
     if name not in POLICY_NAMES:
         return None
-    if algo == "maskable_ppo":
-        return SettingScorerPolicy
-    if algo in ("ppo", "a2c"):
-        return SettingScorerActorCriticPolicy
-    raise ValueError(f"policy {name!r} works with maskable_ppo, ppo and a2c, not {algo!r}")
+    cls = {"maskable": SettingScorerPolicy, "actor_critic": SettingScorerActorCriticPolicy}.get(algorithm.scorer)
+    if cls is None:
+        raise ValueError(f"policy {name!r} works with maskable_ppo, ppo and a2c, not {algorithm.name!r}")
+    return cls

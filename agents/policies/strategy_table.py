@@ -43,7 +43,7 @@ import numpy as np
 from splitpoker.envs.rules import RULES_SOURCE_DIGEST
 from splitpoker.envs.rules.cache import load_or_build, prune
 from splitpoker.envs.rules.checks import is_integer
-from splitpoker.envs.rules.games.game import Game
+from splitpoker.envs.rules.game import Game
 from splitpoker.envs.rules.games.spec import ASIA_ID
 from splitpoker.envs.solver.dealer_table import n_classes
 from splitpoker.envs.solver.exact import ExactResult, ExactSolver, prefix_counts, result_from_prefix
@@ -88,7 +88,7 @@ class StrategyTable:
 
     def __init__(self, game: Game, *, universe: int = 53, dealer=None, use_cache: bool = True, log=None):
         if not isinstance(game, Game):
-            raise TypeError(f"game must be an splitpoker.envs.rules.games.game.Game, got {type(game).__name__}")
+            raise TypeError(f"game must be an splitpoker.envs.rules.game.Game, got {type(game).__name__}")
         self.game = game
         self.universe = int(universe)
         name = f"strategy-{game.game}-{game.style.value}"

@@ -49,9 +49,9 @@ from splitpoker.envs.rules.bonus.features import (
 from splitpoker.envs.rules.bonus.paytables import PayTable
 from splitpoker.envs.rules.cache import load_or_build
 from splitpoker.envs.rules.checks import is_integer
-from splitpoker.envs.rules.games.game import Game
+from splitpoker.envs.rules.dealing import MASK63
+from splitpoker.envs.rules.game import Game
 from splitpoker.envs.rules.house_ways.batch import house_way_round
-from splitpoker.envs.rules.play.dealing import MASK63
 
 DEFAULT_ROUNDS = 20_000_000
 WIN, PUSH, LOSS = 0, 1, 2

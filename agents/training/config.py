@@ -48,10 +48,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from splitpoker.agents.training.algorithms import ALGOS, MASKING_ALGOS, algo_class, get_algorithm
 from splitpoker.agents.training.schedules import FORMS, SCHEDULE_KEYS, parse_schedule
 
-ALGOS = ("maskable_ppo", "ppo", "a2c", "dqn")
-MASKING_ALGOS = ("maskable_ppo",)
 #: native: all envs in one numba call (agents/training/sb3_vec.py); dummy / subproc: SB3 VecEnvs of single envs
 VEC_ENVS = ("native", "dummy", "subproc")
 SEED_LIMIT = 2**32
@@ -115,19 +114,6 @@ def check_run_name(value) -> str:
         raise ValueError(f"run_name={value!r}: expected a plain name without path separators "
                          f"(the run directory is made inside log_dir)")
     return value
-
-
-def algo_class(name: str):
-    """The stable-baselines3 / sb3-contrib class of ``algo``."""
-    if name not in ALGOS:
-        raise ValueError(f"unknown algo {name!r}: expected one of {ALGOS}")
-    if name == "maskable_ppo":
-        from sb3_contrib import MaskablePPO
-
-        return MaskablePPO
-    import stable_baselines3 as sb3
-
-    return {"ppo": sb3.PPO, "a2c": sb3.A2C, "dqn": sb3.DQN}[name]
 
 
 def env_class(env_id: str):
@@ -205,8 +191,8 @@ def _check_net_arch(value, actor_critic: bool) -> None:
     raise ValueError(f"policy_kwargs.net_arch={value!r}: expected {expected}")
 
 
-# values of common algo_kwargs: (kind, low, high); stable-baselines3 checks only some of them, and
-# MaskablePPO with batch_size 1 trains into NaN
+# values of common algo_kwargs: (kind, low, high); stable-baselines3 checks only some of them
+# (batch_size: its lower bound is the algorithm's, agents/training/algorithms.py)
 _ALGO_VALUES = {"learning_rate": ("number", 0.0, None), "gamma": ("number", 0.0, 1.0),
                 "gae_lambda": ("number", 0.0, 1.0), "ent_coef": ("number", 0.0, None),
                 "vf_coef": ("number", 0.0, None), "clip_range": ("number", 0.0, None),
@@ -221,7 +207,7 @@ def check_algo_values(algo: str, algo_kwargs: dict[str, Any]) -> None:
     """Check the values of common ``algo_kwargs`` (ranges; schedule strings parsed); raises
     ``ValueError`` naming the key and value."""
     rules = dict(_ALGO_VALUES)
-    rules["batch_size"] = ("int", 2 if algo in ("maskable_ppo", "ppo") else 1, None)
+    rules["batch_size"] = ("int", get_algorithm(algo).min_batch_size, None)
     for key, value in algo_kwargs.items():
         if key in SCHEDULE_KEYS and isinstance(value, str):  # lin_2e-3: agents/training/schedules.py
             value = parse_schedule(value, f"algo_kwargs.{key}").initial
@@ -243,7 +229,8 @@ def check_algo_values(algo: str, algo_kwargs: dict[str, Any]) -> None:
 
 
 # policies that are not stable-baselines3 aliases: name -> "module:function", where
-# ``function(name, algo)`` returns the policy class for that algorithm
+# ``function(name, algorithm)`` returns the policy class for that algorithm (``algorithm``: its row
+# of agents/training/algorithms.py)
 CUSTOM_POLICIES: dict[str, str] = {"SettingScorerPolicy": "splitpoker.agents.policies.setting_scorer:policy_class"}
 # policies that score each setting from its feature row (env kwarg ``setting_features: true``)
 SCORER_POLICIES = ("SettingScorerPolicy",)
@@ -256,7 +243,7 @@ def policy_class(algo: str, policy: str):
     aliases = getattr(cls, "policy_aliases", {})
     if isinstance(policy, str) and policy in CUSTOM_POLICIES:
         module, func = CUSTOM_POLICIES[policy].split(":")
-        return getattr(importlib.import_module(module), func)(policy, algo)
+        return getattr(importlib.import_module(module), func)(policy, get_algorithm(algo))
     if not isinstance(policy, str) or policy not in aliases:
         names = sorted([*aliases, *CUSTOM_POLICIES])
         raise ValueError(f"unknown policy {policy!r} for {cls.__name__}{_hint(policy, names)}: expected one of {names}")
@@ -287,7 +274,7 @@ def check_algo_and_policy(algo: str, policy: str, algo_kwargs: dict[str, Any], p
     if unknown and not open_ended:
         raise _unknown(f"policy_kwargs key(s) for {policy_cls.__name__}", unknown, names)
     if "net_arch" in policy_kwargs and policy_kwargs["net_arch"] is not None:
-        _check_net_arch(policy_kwargs["net_arch"], actor_critic=algo != "dqn")
+        _check_net_arch(policy_kwargs["net_arch"], actor_critic=get_algorithm(algo).actor_critic)
     resolve_policy_kwargs(policy_kwargs)
 
 

@@ -38,14 +38,13 @@ import time
 from pathlib import Path
 from typing import Any
 
+from splitpoker.agents.training.algorithms import ALGOS, MASKING_ALGOS, OFF_POLICY_ALGOS, algo_class
 from splitpoker.agents.training.config import (
-    ALGOS,
-    MASKING_ALGOS,
     SCORER_POLICIES,
     ConfigError,
     TrainConfig,
-    algo_class,
     check_seed,
+    policy_class,
     resolve_policy_kwargs,
 )
 from splitpoker.agents.training.schedules import resolve_schedules
@@ -65,7 +64,6 @@ __all__ = ["ALGOS", "MASKING_ALGOS", "ConfigError", "TrainConfig", "TrainingInte
            "load_run_config", "make_vec_env", "train"]
 
 TENSORBOARD_DIR = "tb_1"  # one TensorBoard folder per run; resumed sessions append to it
-OFF_POLICY_ALGOS = ("dqn",)
 # a SubprocVecEnv child whose parent is gone fails in one of these ways
 _PIPE_ERRORS = (EOFError, BrokenPipeError, ConnectionResetError)
 
@@ -160,14 +158,14 @@ def resolve_policy(cfg: TrainConfig):
     kwargs = resolve_policy_kwargs(cfg.policy_kwargs)
     if cfg.policy not in SCORER_POLICIES:
         return cfg.policy, kwargs
-    from splitpoker.agents.policies.setting_scorer import layout_kwargs, policy_class
+    from splitpoker.agents.policies.setting_scorer import layout_kwargs
 
     env = EnvFactory(cfg.env_id, cfg.resolved_env_kwargs)()
     try:
         kwargs = {**layout_kwargs(env), **kwargs}
     finally:
         env.close()
-    return policy_class(cfg.policy, cfg.algo), kwargs
+    return policy_class(cfg.algo, cfg.policy), kwargs
 
 
 def latest_checkpoint(run_dir: Path) -> Path | None:

@@ -117,7 +117,7 @@ class WarmStart:
 
     @classmethod
     def from_dict(cls, data) -> WarmStart:
-        from splitpoker.envs.rules.games.options import dataclass_from_dict
+        from splitpoker.envs.rules.options import dataclass_from_dict
 
         if not isinstance(data, dict):
             raise ValueError(f"warm_start={data!r}: expected a mapping such as {{teacher: table, hands: 20000}}")

@@ -29,7 +29,7 @@ from numba import njit, prange
 from splitpoker.envs.rules import RULES_SOURCE_DIGEST
 from splitpoker.envs.rules.cache import load_or_build
 from splitpoker.envs.rules.enumeration import for_each_hand, run_in_batches, top_two_tasks
-from splitpoker.envs.rules.games.game import Game
+from splitpoker.envs.rules.game import Game
 from splitpoker.envs.rules.games.outcome import setting_values
 from splitpoker.envs.rules.games.spec import ASIA_ID
 from splitpoker.envs.rules.house_ways.registry import house_way

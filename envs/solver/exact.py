@@ -29,7 +29,7 @@ import numpy as np
 from numba import njit, prange
 
 from splitpoker.envs.rules.enumeration import dynamic_scheduling, for_each_hand, top_two_tasks
-from splitpoker.envs.rules.games.game import Game
+from splitpoker.envs.rules.game import Game
 from splitpoker.envs.rules.games.outcome import hands_won, setting_values
 from splitpoker.envs.rules.games.spec import ASIA_ID
 from splitpoker.envs.rules.house_ways.registry import house_way

@@ -13,7 +13,7 @@ from collections.abc import Callable
 import numpy as np
 
 from splitpoker.envs.rules.cards import format_card
-from splitpoker.envs.rules.games.game import Game
+from splitpoker.envs.rules.game import Game
 
 
 def setting_entry(game: Game, hand, s, ev, se, method="monte-carlo") -> dict:

@@ -26,7 +26,7 @@ import numpy as np
 
 from splitpoker.envs.rules.cards import format_cards
 from splitpoker.envs.rules.checks import is_integer
-from splitpoker.envs.rules.games.game import Game
+from splitpoker.envs.rules.game import Game
 from splitpoker.envs.rules.house_ways.batch import random_hands
 from splitpoker.envs.rules.ranking.combinatorics import BINOM
 from splitpoker.envs.solver.dealer_table import build_dealer_table

@@ -151,7 +151,7 @@ class TableEnv(gym.Env):
         """The learner's view for ``rgb_array`` (:class:`splitpoker.envs.render.TableView`): its cards, its
         setting and the dealer's once settled, its result and the other seats' Envy."""
         from splitpoker.envs.render import TableView
-        from splitpoker.envs.rules.games.game import slot_cards
+        from splitpoker.envs.rules.game import slot_cards
 
         t = self.seats.table
         bet = t.bets.get(self.seat)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from numba import njit
 
-from splitpoker.envs.rules.play.dealing import bounded, stream_state
+from splitpoker.envs.rules.dealing import bounded, stream_state
 
 #: random draws :func:`sample_legal` tries before it counts its way to a legal action
 SAMPLE_TRIES = 8

@@ -32,6 +32,8 @@ import threading
 from pathlib import Path
 from typing import Any
 
+from splitpoker.agents.output import dumps, jsonable, write_json, write_text_atomic  # noqa: F401  (re-exported)
+
 MAX_SEED = 2**63 - 1
 EXIT_INTERRUPTED = 130
 
@@ -176,10 +178,10 @@ def add_seed(p: argparse.ArgumentParser, of: str) -> None:
 
 
 def game_from_args(args):
-    """The :class:`splitpoker.envs.rules.games.game.Game` of ``args.game``, ``args.style`` and the JSON text
+    """The :class:`splitpoker.envs.rules.game.Game` of ``args.game``, ``args.style`` and the JSON text
     ``args.rules`` (see :func:`add_game`); ValueError/TypeError naming the bad value."""
-    from splitpoker.envs.rules.games.game import Game
-    from splitpoker.envs.rules.games.options import rules_from_json
+    from splitpoker.envs.rules.game import Game
+    from splitpoker.envs.rules.games.spec import rules_from_json
 
     return Game(args.game, args.style, rules_from_json(args.game, args.rules))
 
@@ -263,51 +265,6 @@ def make_output_dir(path: str | os.PathLike) -> Path:
     p = Path(path)
     p.mkdir(exist_ok=True)
     return p
-
-
-def jsonable(obj: Any) -> Any:
-    """``obj`` with NaN/inf floats as ``None`` and numpy scalars/arrays as plain Python values."""
-    if isinstance(obj, dict):
-        return {str(k): jsonable(v) for k, v in obj.items()}
-    if isinstance(obj, (list, tuple)):
-        return [jsonable(v) for v in obj]
-    if isinstance(obj, bool) or obj is None or isinstance(obj, str):
-        return obj
-    if isinstance(obj, int):
-        return obj
-    if isinstance(obj, float):
-        return obj if math.isfinite(obj) else None
-    if hasattr(obj, "tolist"):  # numpy scalar or array
-        return jsonable(obj.tolist())
-    if isinstance(obj, os.PathLike):
-        return os.fspath(obj)
-    return str(obj)
-
-
-def dumps(obj: Any) -> str:
-    """Strict JSON text (never ``NaN``: undefined values are ``null``)."""
-    return json.dumps(jsonable(obj), indent=1, allow_nan=False)
-
-
-def write_text_atomic(path: str | os.PathLike, text: str) -> None:
-    """Write ``text`` to ``path`` through a temporary file in the same folder and a rename: a
-    reader (or a crash) sees the old file or the new one, never half of one."""
-    p = Path(path)
-    fd, tmp = tempfile.mkstemp(dir=p.parent, prefix=f".{p.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w") as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, p)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-
-
-def write_json(path: str | os.PathLike, obj: Any) -> None:
-    """Strict JSON written atomically."""
-    write_text_atomic(path, dumps(obj) + "\n")
 
 
 def refuse_output(flag: str, path: str | os.PathLike | None, suffixes: tuple[str, ...] | None = None) -> int:

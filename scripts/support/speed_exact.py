@@ -15,7 +15,7 @@ import time
 
 import numpy as np
 
-from splitpoker.envs.rules.games.game import Game
+from splitpoker.envs.rules.game import Game
 from splitpoker.envs.solver.exact import ExactSolver, solve_naive
 
 STYLES = (("asia", "asia-000"), ("asia", "asia-borgata"), ("paigow", "paigow-igw"))

@@ -42,7 +42,7 @@ import numpy as np
 from numba import njit
 
 from splitpoker.envs.rules.cards import SevenCardGame, format_cards, parse_cards
-from splitpoker.envs.rules.games.options import AsiaRules
+from splitpoker.envs.rules.options import AsiaRules
 from splitpoker.envs.rules.ranking.categories import HandCategory
 from splitpoker.envs.rules.ranking.combinatorics import colex4
 from splitpoker.envs.rules.ranking.hand_eval import (

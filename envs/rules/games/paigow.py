@@ -29,7 +29,7 @@ import numpy as np
 from numba import njit
 
 from splitpoker.envs.rules.cards import SevenCardGame, format_cards, parse_cards
-from splitpoker.envs.rules.games.options import PaiGowRules
+from splitpoker.envs.rules.options import PaiGowRules
 from splitpoker.envs.rules.ranking.categories import HandCategory
 from splitpoker.envs.rules.ranking.combinatorics import colex5
 from splitpoker.envs.rules.ranking.hand_eval import two_card_value

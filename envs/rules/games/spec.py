@@ -39,8 +39,8 @@ from splitpoker.envs.rules.games.asia import (
     N_ASIA_SETTINGS,
     AsiaPoker,
 )
-from splitpoker.envs.rules.games.options import AsiaRules, PaiGowRules
 from splitpoker.envs.rules.games.paigow import BACK_POS, FRONT_POS, N_PAIGOW_SETTINGS, PaiGowPoker
+from splitpoker.envs.rules.options import AsiaRules, PaiGowRules
 
 #: the numba game ids (``game_id`` argument of the kernels)
 ASIA_ID, PAIGOW_ID = 0, 1
@@ -151,3 +151,16 @@ def get_spec(game: str | GameSpec) -> GameSpec:
 for _spec in SPECS.values():  # the layout a spec declares is the one its settings index
     assert len(_spec.positions) == len(_spec.slots) == len(_spec.hand_sizes)
     assert all(np.shape(p) == (_spec.n_settings, k) for p, k in zip(_spec.positions, _spec.hand_sizes, strict=True))
+
+
+def rules_from_json(game: str, text: str | None) -> AsiaRules | PaiGowRules:
+    """Ranking options of ``game`` from a JSON object given on a command line (``--rules``)."""
+    import json
+
+    try:
+        data = json.loads(text or "{}")
+    except json.JSONDecodeError as e:
+        raise ValueError(f"--rules {text!r} is not a JSON object: {e}") from None
+    if not isinstance(data, dict):
+        raise ValueError(f"--rules {text!r} must be a JSON object such as '{{\"commission\": 0}}'")
+    return get_spec(game).rules_cls.from_dict(data)

@@ -12,13 +12,13 @@ import numba
 import numpy as np
 from numba import njit, prange
 
+from splitpoker.envs.rules.dealing import deal_round, sort7
 from splitpoker.envs.rules.enumeration import for_each_hand
 from splitpoker.envs.rules.games.asia import N_ASIA_SETTINGS
 from splitpoker.envs.rules.games.outcome import main_outcome, setting_fouled, setting_values
 from splitpoker.envs.rules.games.paigow import N_PAIGOW_SETTINGS
 from splitpoker.envs.rules.games.spec import PAIGOW_ID
 from splitpoker.envs.rules.house_ways.registry import STYLE_GAME_ID, house_way, house_way_with_rule
-from splitpoker.envs.rules.play.dealing import deal_round, sort7
 
 
 @njit(cache=True)  # a visitor: never inline="always" (see splitpoker.envs.rules.enumeration)

@@ -10,9 +10,9 @@ import numba
 import numpy as np
 
 from splitpoker.envs.rules.checks import is_integer
+from splitpoker.envs.rules.dealing import MASK63
 from splitpoker.envs.rules.enumeration import run_in_batches, top_two_tasks
 from splitpoker.envs.rules.house_ways.batch import exhaustive_check_tasks, simulate_rounds
-from splitpoker.envs.rules.play.dealing import MASK63
 from splitpoker.envs.rules.ranking.combinatorics import BINOM
 
 TOTAL_HANDS = int(BINOM[53, 7])
@@ -21,7 +21,7 @@ Z95 = 1.959963984540054
 
 
 def exhaustive_check(game, progress=None, n_batches: int = 40, max_tasks: int | None = None) -> dict:
-    """Run ``game``'s (a :class:`~splitpoker.envs.rules.games.game.Game`) house way on every seven-card hand (or the first ``max_tasks`` tasks, for
+    """Run ``game``'s (a :class:`~splitpoker.envs.rules.game.Game`) house way on every seven-card hand (or the first ``max_tasks`` tasks, for
     smoke tests): hands per rule, fouls per rule, errors. ``progress(n)`` after each batch."""
     tasks = top_two_tasks(53)
     if max_tasks is not None:
@@ -48,7 +48,7 @@ def exhaustive_check(game, progress=None, n_batches: int = 40, max_tasks: int | 
 
 
 def simulate(game, n_rounds: int, seed: int = 0, progress=None, chunk: int = 2_000_000) -> dict:
-    """House way (player) vs house way (dealer) of ``game`` (a :class:`~splitpoker.envs.rules.games.game.Game`)
+    """House way (player) vs house way (dealer) of ``game`` (a :class:`~splitpoker.envs.rules.game.Game`)
     over ``n_rounds`` dealt rounds: win, push and loss rates, the player edge and its 95% CI."""
     if not is_integer(n_rounds) or n_rounds < 1:
         raise ValueError(f"rounds={n_rounds!r}: expected a positive integer")

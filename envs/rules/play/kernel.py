@@ -68,8 +68,8 @@ from numba import njit
 
 from splitpoker.envs.rules.bonus.features import features_sorted
 from splitpoker.envs.rules.bonus.paytables import bonus_chips
+from splitpoker.envs.rules.dealing import deal_player_and_dealers_into
 from splitpoker.envs.rules.games.outcome import setting_values
-from splitpoker.envs.rules.play.dealing import deal_player_and_dealers_into
 from splitpoker.envs.rules.play.observation import OBS_SIZE, fill_observation
 from splitpoker.envs.rules.play.rounds import settle_into, value_round_into
 from splitpoker.envs.rules.play.seed_stream import next_round_seed

@@ -1,7 +1,7 @@
 """Monte Carlo expected value of every setting against the house-way dealer (numba).
 
 For a player's 7 cards, deal ``n_samples`` dealer hands from the 46 remaining cards (a seeded
-counter-based stream, :mod:`splitpoker.envs.rules.play.dealing`), set each by the house way once, and score every
+counter-based stream, :mod:`splitpoker.envs.rules.dealing`), set each by the house way once, and score every
 setting of the player against the **same** dealer hands (common random numbers: differences
 between settings carry far less noise than their separate errors). Returns per setting the mean
 main-bet result per unit and its standard error. Fouled settings score -1 exactly.
@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from splitpoker.envs.rules.dealing import deal_from, remaining_cards, sort7, stream_state
 from splitpoker.envs.rules.games.asia import N_ASIA_SETTINGS, asia_all_setting_ranks, asia_hands_won
 from splitpoker.envs.rules.games.outcome import setting_values
 from splitpoker.envs.rules.games.paigow import (
@@ -22,7 +23,6 @@ from splitpoker.envs.rules.games.paigow import (
 )
 from splitpoker.envs.rules.games.spec import ASIA_ID, PAIGOW_ID
 from splitpoker.envs.rules.house_ways.registry import house_way
-from splitpoker.envs.rules.play.dealing import deal_from, remaining_cards, sort7, stream_state
 
 
 @njit(cache=True)

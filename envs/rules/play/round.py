@@ -1,4 +1,4 @@
-"""``Round``: one round of a :class:`~splitpoker.envs.rules.games.game.Game` from the deal to the full settlement.
+"""``Round``: one round of a :class:`~splitpoker.envs.rules.game.Game` from the deal to the full settlement.
 
 A round deals the player's seven cards and ``n_dealers`` dealer hands (each seven of the 46 cards
 the player does not hold; ``n_dealers > 1`` is the environments' ``dealer_samples`` variance
@@ -45,7 +45,7 @@ from splitpoker.envs.rules.play.round_rows import RoundOptions, RoundRows
 
 
 class Round:
-    """The state of one round of ``game`` (a :class:`~splitpoker.envs.rules.games.game.Game`)
+    """The state of one round of ``game`` (a :class:`~splitpoker.envs.rules.game.Game`)
     against ``n_dealers`` dealer hands.
 
     Attributes (filled by :meth:`deal`): ``player`` (``int64[7]`` sorted), ``dealers``

@@ -1,5 +1,5 @@
 """``RoundRows``: N rows of the round kernel (:mod:`splitpoker.envs.rules.play.kernel`) as one object:
-the state arrays, the kernel's constants built once from a :class:`~splitpoker.envs.rules.games.game.Game`
+the state arrays, the kernel's constants built once from a :class:`~splitpoker.envs.rules.game.Game`
 and :class:`RoundOptions`, and the reset and step calls.
 
 Every environment owns one: the single environment one row, the native vector environment

@@ -37,6 +37,7 @@ from itertools import combinations
 import numpy as np
 from numba import njit
 
+from splitpoker.envs.rules.dealing import deal_player_and_dealers_into
 from splitpoker.envs.rules.games.asia import (
     HIGH_POS,
     LOW_POS,
@@ -54,7 +55,6 @@ from splitpoker.envs.rules.games.paigow import N_PAIGOW_SETTINGS
 from splitpoker.envs.rules.games.spec import ASIA_ID
 from splitpoker.envs.rules.house_ways.asia_000 import SCRATCH_SIZE
 from splitpoker.envs.rules.house_ways.registry import house_way_into
-from splitpoker.envs.rules.play.dealing import deal_player_and_dealers_into
 from splitpoker.envs.rules.ranking.combinatorics import colex4
 from splitpoker.envs.rules.ranking.hand_eval import one_card_value, two_card_value
 

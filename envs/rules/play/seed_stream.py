@@ -3,7 +3,7 @@
 A single environment draws one 64-bit *round seed* per episode,
 ``self.np_random.integers(0, 2**63 - 1)`` (``SplitHandEnv.reset``), where ``np_random`` is
 Gymnasium's ``np.random.Generator(np.random.PCG64(np.random.SeedSequence(seed)))``; the numba
-dealer (:mod:`splitpoker.envs.rules.play.dealing`) then deals the round from that seed. A vector environment that
+dealer (:mod:`splitpoker.envs.rules.dealing`) then deals the round from that seed. A vector environment that
 deals "what the single environment deals" must draw the same integers for every sub-environment
 at every autoreset, inside one numba call. This module does that:
 

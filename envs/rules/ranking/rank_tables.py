@@ -56,7 +56,7 @@ from functools import cache
 import numpy as np
 from numba import njit, prange
 
-from splitpoker.envs.rules.games.options import AsiaRules, PaiGowRules
+from splitpoker.envs.rules.options import AsiaRules, PaiGowRules
 from splitpoker.envs.rules.ranking.categories import HandCategory
 from splitpoker.envs.rules.ranking.combinatorics import BINOM, colex_unrank
 from splitpoker.envs.rules.ranking.hand_eval import (

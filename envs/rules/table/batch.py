@@ -30,8 +30,8 @@ from numba import njit, prange
 
 from splitpoker.envs.rules.bonus.features import N_FEATURE_CODES
 from splitpoker.envs.rules.checks import is_integer
+from splitpoker.envs.rules.dealing import MASK63
 from splitpoker.envs.rules.house_ways.check import Z95
-from splitpoker.envs.rules.play.dealing import MASK63
 from splitpoker.envs.rules.play.rounds import SCRATCH_ROWS, SCRATCH_WIDTH
 from splitpoker.envs.rules.table.table import N_SPOTS, TableRules, deal_table, settle_table
 

@@ -45,9 +45,9 @@ from splitpoker.envs.rules.bonus.features import features_sorted
 from splitpoker.envs.rules.bonus.paytables import bonus_chips
 from splitpoker.envs.rules.cards import DECK_SIZE, JOKER, format_cards
 from splitpoker.envs.rules.checks import is_integer
+from splitpoker.envs.rules.dealing import MASK63, bounded, deal_round, sort7
 from splitpoker.envs.rules.games.outcome import setting_fouled, setting_values
 from splitpoker.envs.rules.house_ways.registry import house_way
-from splitpoker.envs.rules.play.dealing import MASK63, bounded, deal_round, sort7
 from splitpoker.envs.rules.play.kernel import Phase
 from splitpoker.envs.rules.play.rounds import new_scratch, settle_into
 from splitpoker.envs.rules.play.seed_stream import ROUND_SEED_BOUND

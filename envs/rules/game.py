@@ -31,13 +31,13 @@ import numpy as np
 from splitpoker.envs.rules.bonus.features import features_sorted
 from splitpoker.envs.rules.bonus.paytables import PayLine, PayTable, get_paytable
 from splitpoker.envs.rules.checks import is_integer
+from splitpoker.envs.rules.dealing import MASK63
 from splitpoker.envs.rules.games.spec import GAMES, GameSpec, get_spec
 from splitpoker.envs.rules.house_ways.registry import (
     HouseWayResult,
     HouseWayStyle,
     house_way_setting,
 )
-from splitpoker.envs.rules.play.dealing import MASK63
 from splitpoker.envs.rules.play.monte_carlo import finish, setting_sums
 from splitpoker.envs.rules.play.round import Round
 from splitpoker.envs.rules.ranking.rank_tables import paigow_back_table

@@ -31,21 +31,6 @@ def dataclass_from_dict(cls, data: dict[str, Any] | None, what: str = "option(s)
     return cls(**data)
 
 
-def rules_from_json(game: str, text: str | None) -> AsiaRules | PaiGowRules:
-    """Ranking options of ``game`` from a JSON object given on a command line (``--rules``)."""
-    import json
-
-    try:
-        data = json.loads(text or "{}")
-    except json.JSONDecodeError as e:
-        raise ValueError(f"--rules {text!r} is not a JSON object: {e}") from None
-    if not isinstance(data, dict):
-        raise ValueError(f"--rules {text!r} must be a JSON object such as '{{\"commission\": 0}}'")
-    from splitpoker.envs.rules.games.spec import get_spec
-
-    return get_spec(game).rules_cls.from_dict(data)
-
-
 class _RankingOptions:
     """What both games' options share: ``from_dict`` and the ace-low straight choice."""
 

@@ -1,0 +1,172 @@
+"""The layout's rules, read statically from the source (docs/architecture.md):
+
+- dependencies point one way: ``envs`` <- ``agents`` <- ``scripts`` (no import the other way, not
+  even one inside a function);
+- the rules core (``envs/rules``) imports only the standard library, numpy, numba and itself;
+- no circle of module-level imports between modules, nor between the subpackages of the rules core
+  and of ``agents``;
+- no library module over 500 lines.
+"""
+
+from __future__ import annotations
+
+import ast
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGES = {"envs": "splitpoker.envs", "agents": "splitpoker.agents", "scripts": "splitpoker.scripts"}
+MAX_LINES = 500
+
+
+def _module_name(path: Path) -> str:
+    rel = path.relative_to(ROOT).with_suffix("")
+    parts = list(rel.parts)
+    parts[0] = PACKAGES[parts[0]]
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def _sources() -> dict[str, Path]:
+    found = {}
+    for top in PACKAGES:
+        for path in sorted((ROOT / top).rglob("*.py")):
+            if "__pycache__" not in path.parts:
+                found[_module_name(path)] = path
+    return found
+
+
+SOURCES = _sources()
+
+
+def _imports(path: Path, module: str, top_level_only: bool) -> set[str]:
+    """The absolute names ``path`` imports (``from a.b import c`` gives ``a.b.c`` when that is a
+    module of ours, else ``a.b``); ``top_level_only``: only statements run at import time (not
+    inside a function or a class body's method), nor under ``if TYPE_CHECKING``."""
+    tree = ast.parse(path.read_text(), str(path))
+    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+    names: set[str] = set()
+
+    def visit(node, in_function: bool) -> None:
+        for child in ast.iter_child_nodes(node):
+            lazy = in_function or isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda))
+            if isinstance(child, ast.If) and "TYPE_CHECKING" in ast.unparse(child.test):
+                continue
+            if isinstance(child, (ast.Import, ast.ImportFrom)) and not (top_level_only and in_function):
+                if isinstance(child, ast.Import):
+                    names.update(a.name for a in child.names)
+                else:
+                    base = child.module or ""
+                    if child.level:
+                        base = ".".join(package.split(".")[: len(package.split(".")) - child.level + 1] + ([base] if base else []))
+                    for a in child.names:
+                        full = f"{base}.{a.name}"
+                        names.add(full if full in SOURCES else base)
+            visit(child, lazy)
+
+    visit(tree, False)
+    return names
+
+
+def _ours(name: str) -> str | None:
+    """The module of ours that ``name`` is or lies in."""
+    while name:
+        if name in SOURCES:
+            return name
+        name = name.rpartition(".")[0]
+    return None
+
+
+def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Strongly connected components of more than one node (Tarjan), each sorted."""
+    index, low, stack, on, out, counter = {}, {}, [], set(), [], [0]
+    sys.setrecursionlimit(max(10_000, sys.getrecursionlimit()))
+
+    def strong(v):
+        index[v] = low[v] = counter[0]
+        counter[0] += 1
+        stack.append(v)
+        on.add(v)
+        for w in graph.get(v, ()):
+            if w not in index:
+                strong(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            comp = []
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                comp.append(w)
+                if w == v:
+                    break
+            if len(comp) > 1:
+                out.append(sorted(comp))
+
+    for v in graph:
+        if v not in index:
+            strong(v)
+    return out
+
+
+def _graph(top_level_only: bool) -> dict[str, set[str]]:
+    graph = {}
+    for module, path in SOURCES.items():
+        deps = {_ours(n) for n in _imports(path, module, top_level_only)}
+        graph[module] = {d for d in deps if d and d != module and not module.startswith(d + ".")}
+    return graph
+
+
+def test_the_walk_finds_the_tree():
+    # a guard on the test itself: an import reader that saw nothing would pass every check below
+    assert len(SOURCES) > 120
+    graph = _graph(top_level_only=False)
+    assert "splitpoker.envs.rules.games.spec" in graph["splitpoker.envs.rules.game"]
+    assert "splitpoker.agents.training.algorithms" in graph["splitpoker.agents.training.run"]
+    assert sum(len(v) for v in graph.values()) > 400
+
+
+def test_dependencies_point_one_way():
+    wrong = []
+    for module, deps in _graph(top_level_only=False).items():
+        for d in deps:
+            if module.startswith("splitpoker.envs") and d.startswith(("splitpoker.agents", "splitpoker.scripts")):
+                wrong.append(f"{module} -> {d}")
+            if module.startswith("splitpoker.agents") and d.startswith("splitpoker.scripts"):
+                wrong.append(f"{module} -> {d}")
+    assert not wrong, wrong
+
+
+def test_rules_core_imports_only_numpy_numba_and_itself():
+    allowed = set(sys.stdlib_module_names) | {"numpy", "numba", "splitpoker", "__future__"}
+    wrong = []
+    for module, path in SOURCES.items():
+        if module.startswith("splitpoker.envs.rules"):
+            for name in _imports(path, module, top_level_only=False):
+                if name.split(".")[0] not in allowed or (name.startswith("splitpoker.")
+                                                         and not name.startswith("splitpoker.envs.rules")):
+                    wrong.append(f"{module} imports {name}")
+    assert not wrong, wrong
+
+
+def test_no_circle_of_module_imports():
+    assert _cycles(_graph(top_level_only=True)) == []
+
+
+def test_no_circle_between_subpackages():
+    def group(module: str) -> str:
+        parts = module.split(".")
+        return ".".join(parts[:4]) if parts[1:3] == ["envs", "rules"] or parts[1] == "agents" else ".".join(parts[:3])
+
+    groups: dict[str, set[str]] = {}
+    for module, deps in _graph(top_level_only=False).items():
+        g = group(module)
+        groups.setdefault(g, set()).update(group(d) for d in deps if group(d) != g)
+    assert _cycles(groups) == [], "subpackages that import each other (lazily included)"
+
+
+def test_no_library_module_over_500_lines():
+    long = {str(p.relative_to(ROOT)): n for p in SOURCES.values() if (n := len(p.read_text().splitlines())) > MAX_LINES}
+    assert not long, f"modules over {MAX_LINES} lines: {long}"
