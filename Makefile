@@ -13,7 +13,7 @@ $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	# CPU torch from this machine's disk first, so nothing pulls a multi-GB CUDA build
 	$(PIP) install --disable-pip-version-check -q torch==2.13.0
-	$(PIP) install --disable-pip-version-check -q -e ".[train,dev]"
+	$(PIP) install --disable-pip-version-check -q -e ".[train,rllib,dev]"
 	touch $(STAMP)
 
 install: $(STAMP)

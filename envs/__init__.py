@@ -2,7 +2,8 @@
 over the rules core :mod:`splitpoker.envs.rules` (which needs only numpy and numba).
 
 Importing it (``import splitpoker`` does) registers every ``splitpoker/*`` id with Gymnasium when
-Gymnasium is installed (:mod:`splitpoker.envs.registration`).
+Gymnasium is installed, and the PettingZoo tables in PettingZoo's registry when PettingZoo (1.27 or
+later) is (:mod:`splitpoker.envs.registration`).
 """
 
 if __name__ != "splitpoker.envs":  # the source folder imported under its old top-level name
@@ -22,5 +23,13 @@ else:
     from splitpoker.envs.registration import register_envs
 
     register_envs()
+    try:  # the tables in PettingZoo's registry (PettingZoo >= 1.27); the single envs need no PettingZoo
+        import pettingzoo as _pettingzoo  # noqa: F401
+    except ImportError:
+        pass
+    else:
+        from splitpoker.envs.registration import register_pettingzoo_envs
+
+        register_pettingzoo_envs()
 
 __all__ = ["ENV_IDS", "GAME_OF_ENV"]

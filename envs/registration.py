@@ -1,4 +1,6 @@
-"""Gymnasium registration of the splitpoker environment ids (done on ``import splitpoker``)."""
+"""Registration of the splitpoker environment ids (done on ``import splitpoker``): every Gymnasium id,
+and the two PettingZoo tables in PettingZoo's registry (PettingZoo 1.27 has one:
+``pettingzoo.make("parallel", "splitpoker/paigow_table_v0", num_seats=3)``)."""
 
 from __future__ import annotations
 
@@ -28,6 +30,11 @@ VECTOR_ENTRY_POINTS = {
     "splitpoker/PaiGowPoker-v0": "splitpoker.envs.vector.env:PaiGowPokerVectorEnv",
     "splitpoker/PaiGowPokerSetting-v0": "splitpoker.envs.vector.env:PaiGowPokerSettingVectorEnv",
 }
+#: the PettingZoo tables (``pettingzoo.make("aec" | "parallel", id, **keywords)``): id -> module
+PETTINGZOO_IDS = {
+    "splitpoker/asia_table_v0": "splitpoker.envs.table.asia_table_v0",
+    "splitpoker/paigow_table_v0": "splitpoker.envs.table.paigow_table_v0",
+}
 GAME_OF_ENV = {
     "splitpoker/AsiaPoker-v0": "asia", "splitpoker/AsiaPokerSetting-v0": "asia",
     "splitpoker/PaiGowPoker-v0": "paigow", "splitpoker/PaiGowPokerSetting-v0": "paigow",
@@ -43,3 +50,19 @@ def register_envs() -> None:
         if env_id not in registry:
             register(id=env_id, entry_point=entry_point, disable_env_checker=False,
                      vector_entry_point=VECTOR_ENTRY_POINTS.get(env_id))
+
+
+def register_pettingzoo_envs() -> bool:
+    """The tables in PettingZoo's registry, AEC (``env``) and parallel (``parallel_env``) entry
+    points; ``False`` (nothing done) where the installed PettingZoo has no registry (before 1.27).
+    PettingZoo writes a ``_v0`` suffix as ``-v0``, and ``make`` takes either spelling."""
+    import pettingzoo
+
+    if not hasattr(pettingzoo, "register"):
+        return False
+    for env_id, module in PETTINGZOO_IDS.items():
+        for kind, registry, entry in (("aec", pettingzoo.aec_registry, "env"),
+                                      ("parallel", pettingzoo.parallel_registry, "parallel_env")):
+            if env_id.replace("_v0", "-v0") not in registry:
+                pettingzoo.register(kind, env_id, entry_point=f"{module}:{entry}")
+    return True

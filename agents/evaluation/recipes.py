@@ -26,8 +26,7 @@ from itertools import permutations
 import numpy as np
 
 from splitpoker.agents.evaluation.hand_categories import big_hand_size, card_rank, hand_shape
-from splitpoker.envs.rules.games.asia import HIGH_POS, LOW_POS, MEDIUM_POS
-from splitpoker.envs.rules.games.paigow import BACK_POS, FRONT_POS
+from splitpoker.envs.rules.games.spec import get_spec
 from splitpoker.envs.rules.ranking.categories import HandCategory
 
 PAIR_VALUE = 78  # two-card values 78..90 are pairs (splitpoker.envs.rules.ranking.hand_eval.two_card_value)
@@ -37,7 +36,7 @@ _BASE = 8192  # above every hand value (five-card classes < 7,463), so a lexicog
 
 def _slot_table(game: str) -> np.ndarray:
     """``slot[s, p]``: the hand (0 big, 1 middle/front, 2 low) position ``p`` goes to in setting ``s``."""
-    pos = (HIGH_POS, MEDIUM_POS, LOW_POS[:, None]) if game == "asia" else (BACK_POS, FRONT_POS)
+    pos = get_spec(game).positions
     out = np.zeros((pos[0].shape[0], 7), dtype=np.int64)
     for slot, p in enumerate(pos):
         np.put_along_axis(out, p, slot, axis=1)
@@ -161,7 +160,7 @@ class Recipe:
     def text(self) -> str:
         words = [HAND_WORDS[self.game][i] for i in self.order]
         c = CONSTRAINTS[self.constraint].text[self.game]
-        if self.game == "paigow" and len(words) == 2:
+        if len(words) == 2:
             tail = f"{words[0]}, then {words[1]}"
         else:
             tail = f"{words[0]}, then {words[1]}, then {words[2]}"
