@@ -12,11 +12,15 @@ Sections (``--only`` to pick):
   vector     (only with --only) batched steps/s for N envs: the native vector env vs gym.make_vec sync, SB3
              DummyVecEnv / SubprocVecEnv of single envs and EnvPool Blackjack-v1 (if installed);
              MaskablePPO training steps/s native vs DummyVecEnv with the share of time in the env
+  scorer     (only with --only) MaskablePPO + SettingScorerPolicy end-to-end training steps/s before and
+             after the fused scorer function, interleaved, with both models' final exact regret on the
+             same validation hands (scripts/support/speed_scorer.py; --train-steps per run)
 
 Examples:
     python scripts/benchmark.py --out docs/benchmarks.json
     python scripts/benchmark.py --only env --seconds 5
     python scripts/benchmark.py --only vector --out docs/benchmarks_vector.json
+    python scripts/benchmark.py --only scorer --train-steps 4096 --out docs/rl_benchmark_scorer_speed.json
 
 --out must name a .json file in an existing, writable folder (checked before any timing) and is
 written atomically. Ctrl-C exits 130 and prints the sections finished so far (marked
@@ -43,7 +47,8 @@ import numpy as np
 
 from splitpoker.scripts.support import cli
 
-SECTIONS = ("rules", "houseway", "simulate", "env", "bonus", "exact", "vector")
+SECTIONS = ("rules", "houseway", "simulate", "env", "bonus", "exact", "vector", "scorer")
+SCORER_GAMES = ("paigow", "asia")  # the keys of scripts/support/speed_scorer.py's GAMES
 
 
 def _timeit(fn, min_seconds: float) -> tuple[int, float]:
@@ -210,6 +215,20 @@ def bench_vector(args) -> dict:
     return run_vector_benchmark(args)
 
 
+def _games(text: str) -> list[str]:
+    games = [g.strip() for g in text.split(",") if g.strip()]
+    bad = [g for g in games if g not in SCORER_GAMES]
+    if bad or not games:
+        raise argparse.ArgumentTypeError(f"{text!r}: expected a comma-separated list of {list(SCORER_GAMES)}")
+    return list(dict.fromkeys(games))
+
+
+def bench_scorer(args) -> dict:
+    from splitpoker.scripts.support.speed_scorer import run_scorer_benchmark
+
+    return run_scorer_benchmark(args, log=lambda m: print(m, file=sys.stderr, flush=True))
+
+
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--only", action="append", choices=SECTIONS, help="run only these sections (repeatable)")
@@ -224,13 +243,20 @@ def main(argv=None) -> int:
     p.add_argument("--vector-envs", default="1,64,256,1024", type=_vector_sizes,
                    help="vector section: comma-separated numbers of environments (default 1,64,256,1024)")
     p.add_argument("--train-steps", type=cli.count(0, 10_000_000, "time: MaskablePPO trains ~1k steps/s here"), default=8192,
-                   help="vector section: MaskablePPO steps per training measurement (default 8192; 0 skips training)")
+                   help="vector section: MaskablePPO steps per training measurement (default 8192; 0 skips training); "
+                        "scorer section: timed steps per run (at least 1)")
+    p.add_argument("--scorer-games", type=_games, default=["paigow", "asia"],
+                   help="scorer section: comma-separated games (default paigow,asia)")
+    p.add_argument("--scorer-hands", type=cli.count(2, 10_000, "time: ~0.15 s of exact solving per new hand"),
+                   default=200, help="scorer section: validation hands the final exact regret is measured on (default 200)")
     p.add_argument("--out", help="also write the JSON to this file (.json, atomically)")
     args = p.parse_args(argv)
     cli.handle_interrupts()
     if cli.refuse_output("--out", args.out, (".json",)):
         return 2
-    sections = list(dict.fromkeys(args.only)) if args.only else [s for s in SECTIONS if s not in ("bonus", "vector")]
+    sections = list(dict.fromkeys(args.only)) if args.only else [s for s in SECTIONS if s not in ("bonus", "vector", "scorer")]
+    if "scorer" in sections and args.train_steps < 1:
+        p.error("--train-steps 0: the scorer section needs at least 1 timed step")
     result = {"machine": {"cpus": os.cpu_count(), "numba_threads": numba.config.NUMBA_NUM_THREADS,
                           "python": platform.python_version(), "numba": numba.__version__,
                           "platform": platform.platform()},

@@ -68,6 +68,8 @@ def parse_args(argv=None):
                                                     "step at a time"),
                    help=f"hands of the paired reward, 2..{MAX_PAIRED_HANDS:,} (replaces the config's eval.paired_hands)")
     p.add_argument("--check", action="store_true", help="validate the config (and build each model once), then exit")
+    p.add_argument("--report-only", action="store_true",
+                   help="train nothing: write benchmark.json and the report from the runs finished in --out so far")
     p.add_argument("--json", action="store_true", help="print the summary JSON on stdout at the end")
     return p.parse_args(argv)
 
@@ -126,6 +128,14 @@ def _main(args, argv) -> int:
     report = Path(args.report) if args.report else out / "rl_benchmark.md"
     command = "python scripts/benchmark_rl.py " + " ".join(shlex.quote(a) for a in (argv if argv is not None else sys.argv[1:]))
     executor = "local" if args.no_ray else ("ray" if args.address else None)
+    if args.report_only:
+        from splitpoker.agents.benchmark.harness import collect_finished
+
+        summary = collect_finished(cfg, out, log=say)
+        command = command.replace(" --report-only", "")
+        plots = write_report(summary, report, command, append=args.append_report)
+        say(f"report of {summary['runs_done']}/{summary['runs_total']} finished runs: {report}; data: {out / 'benchmark.json'}")
+        return 0
     try:
         with tqdm(total=len(grid(cfg)), desc=cfg.name, unit="run", file=sys.stderr, disable=None) as bar:
             summary = run_grid(cfg, out, executor=executor, address=args.address, num_cpus=args.num_cpus,

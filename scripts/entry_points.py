@@ -12,9 +12,9 @@ from __future__ import annotations
 import functools
 import importlib
 
-SCRIPTS = ("analyze", "bench_scorer_speed", "bench_warm_start", "benchmark", "benchmark_rl", "bonus_table", "cache", "check_house_way",
-           "demo", "evaluate", "evaluate_sessions", "report", "rllib_ppo", "session_dp", "simulate", "simulate_table", "solve_all",
-           "solve_sample", "strategy_card", "train", "tune")
+SCRIPTS = ("analyze", "bench_card_removal", "bench_scorer_speed", "bench_warm_start", "benchmark", "benchmark_rl", "bonus_table",
+           "cache", "check_house_way", "dataset", "demo", "evaluate", "evaluate_sessions", "report", "rllib_ppo", "session_dp",
+           "simulate", "simulate_table", "solve_all", "solve_sample", "strategy_card", "train", "tune")
 
 
 def command(script: str) -> str:

@@ -85,7 +85,7 @@ def _main(args, argv) -> int:
 
     every = args.eval_every or max(args.timesteps // 4, 1)
     try:
-        cfg = BenchmarkConfig.from_yaml(args.config, algorithms=[args.algorithm], references=[], seeds=[args.seed],
+        cfg = BenchmarkConfig.from_yaml(args.config, min_seeds=1, algorithms=[args.algorithm], references=[], seeds=[args.seed],
                                         total_timesteps=args.timesteps, eval_every=every, eval_hands=args.eval_hands,
                                         paired_hands=args.eval_hands or None)
     except ConfigError as e:

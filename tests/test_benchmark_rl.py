@@ -26,8 +26,8 @@ ASIA_KW = {"house_way": "asia-000", "dealer_samples": 2, "observe_settings": Tru
 
 def tiny(**changes) -> dict:
     """A grid small enough for a test: one env, MaskablePPO, a few hundred steps."""
-    cfg = {"name": "tiny", "executor": "local", "total_timesteps": 256, "eval_every": 128, "seeds": [0],
-           "eval": {"hands": 12, "paired_hands": 30, "seed": 2024},
+    cfg = {"name": "tiny", "executor": "local", "total_timesteps": 256, "eval_every": 128, "seeds": [0, 1],
+           "eval": {"hands": 12, "paired_hands": 30, "validation_seed": 2024, "test_seed": 2025},
            "envs": [{"id": ASIA, "label": "asia", "kwargs": dict(ASIA_KW)}],
            "algorithms": [{"name": "MaskablePPO+MLP", "algo": "maskable_ppo", "policy": "MlpPolicy", "n_envs": 2,
                            "algo_kwargs": {"n_steps": 64, "batch_size": 64, "n_epochs": 1, "gamma": 0.0},
@@ -79,9 +79,9 @@ def test_config_overrides_and_grid():
     two = tiny(algorithms=tiny()["algorithms"] + [{"name": "Scorer", "algo": "maskable_ppo", "policy": "NotInstalledPolicy"}])
     with pytest.raises(ConfigError, match="unknown policy 'NotInstalledPolicy'"):
         BenchmarkConfig.from_dict(two)
-    narrowed = BenchmarkConfig.from_dict(apply_overrides(two, algorithms=["MaskablePPO+MLP"], seeds=[5], total_timesteps=512,
+    narrowed = BenchmarkConfig.from_dict(apply_overrides(two, algorithms=["MaskablePPO+MLP"], seeds=[5, 6], total_timesteps=512,
                                                          eval_hands=7, references=["random"]))
-    assert [a.name for a in narrowed.algorithms] == ["MaskablePPO+MLP"] and narrowed.seeds == (5,)
+    assert [a.name for a in narrowed.algorithms] == ["MaskablePPO+MLP"] and narrowed.seeds == (5, 6)
     assert (narrowed.total_timesteps, narrowed.eval_hands, narrowed.eval_paired_hands, narrowed.references) == (512, 7, 30, ("random",))
     with pytest.raises(ConfigError, match="unknown algorithm name 'DQN'"):
         apply_overrides(two, algorithms=["DQN"])
@@ -92,19 +92,27 @@ def test_config_overrides_and_grid():
         BenchmarkConfig.from_dict(apply_overrides(tiny(), total_timesteps=64))
 
 
-@pytest.mark.parametrize("name", ["smoke", "asia", "paigow"])
+@pytest.mark.parametrize("name", ["smoke", "asia", "paigow", "headline", "card_removal"])
 def test_shipped_configs_validate(name):
     """The shipped grids validate in full; the real ones hold every algorithm of the issue (the
-    setting scorer included, buildable: its layout is read from the env) and the reference rows."""
+    setting scorer included, buildable: its layout is read from the env) and the reference rows;
+    the headline grid has 10 seeds on at least four tasks."""
     from splitpoker.agents.benchmark.run import RunSpec, build_model
 
     cfg = BenchmarkConfig.from_yaml(ROOT / "configs" / "benchmark" / f"{name}.yaml")
-    assert len(cfg.seeds) >= (3 if name != "smoke" else 2)
-    if name != "smoke":
+    assert len(cfg.seeds) >= (3 if name != "smoke" else 2) and cfg.validation_seed != cfg.test_seed
+    if name == "card_removal":
+        assert cfg.envs[0].task_list[0] == "card_removal" and "table" in cfg.references
+    elif name == "headline":
+        assert len(cfg.seeds) == 10 and sum(len(e.task_list) for e in cfg.envs) >= 4
+        assert {a.algo for a in cfg.algorithms} >= {"maskable_ppo", "ppo", "dqn"}
+        assert {a.policy for a in cfg.algorithms if a.algo == "maskable_ppo"} == {"SettingScorerPolicy", "MlpPolicy"}
+    elif name != "smoke":
         assert {a.algo for a in cfg.algorithms} >= {"maskable_ppo", "ppo", "a2c", "dqn"}
         assert {"table", "house-way", "mc-best", "random"} <= set(cfg.references)
+    if name != "smoke":
         scorer = next(a for a in cfg.algorithms if a.policy == "SettingScorerPolicy")
-        model, venv = build_model(RunSpec(cfg.envs[0], scorer, 0, 1_000, 1_000, 10, 10, 0), n_envs=1)
+        model, venv = build_model(RunSpec(cfg.envs[0], scorer.on(cfg.envs[0]), 0, 1_000, 1_000, 10, 10, 0, 1), n_envs=1)
         venv.close()
         assert type(model.policy).__name__.startswith("SettingScorer")
 
@@ -178,8 +186,19 @@ def test_ray_and_local_runs_are_identical(tmp_path):
         assert ra["curve"] == rb["curve"] and [p["steps"] for p in ra["curve"]] == [0, 128, 256]
         info = json.loads((tmp_path / "ray" / "runs" / spec.run_id / "run.json").read_text())
         assert info["seed"] == spec.seed and info["spec"]["algo"]["algo"] == "maskable_ppo"
-        assert info["evalset"]["sha256"] == ra["evalset_sha256"] and len(info["evalset"]["sha256"]) == 64
-        assert {"torch", "stable-baselines3", "gymnasium", "ray", "numpy"} <= set(info["versions"])
+        sets = info["evalsets"]["asia"]
+        assert sets["test"]["sha256"] == rb["evalsets"]["asia"]["test"]["sha256"] and len(sets["test"]["sha256"]) == 64
+        assert (sets["validation"]["seed"], sets["test"]["seed"]) == (2024, 2025) and sets["validation"]["sha256"] != sets["test"]["sha256"]
+        assert {"torch", "stable-baselines3", "gymnasium", "ray", "numpy", "numba"} <= set(info["versions"])
+        # run metadata: commit, machine, threads, wall and CPU seconds, end-to-end steps/s
+        assert len(info["git"]["commit"]) == 40 and isinstance(info["git"]["dirty"], bool)
+        assert info["machine"]["cpu_model"] and info["machine"]["torch_threads"] == 1 and info["machine"]["numba_threads"] >= 1
+        import os
+
+        assert info["machine"]["niceness"] == os.nice(0)  # Ray's workers run at the driver's priority
+        t = info["timing"]
+        assert 0 < t["cpu_seconds"] and 0 < t["train_seconds"] <= t["wall_seconds"]
+        assert info["steps_per_second"] == pytest.approx(256 / t["train_seconds"])
         run_cfg = yaml.safe_load((tmp_path / "ray" / "runs" / spec.run_id / "config.yaml").read_text())
         assert run_cfg["seed"] == spec.seed and run_cfg["env"]["id"] == ASIA  # the run's own config
     # the two seeds learn differently (the seed reaches the model)
@@ -209,28 +228,39 @@ def test_interrupted_grid_resumes_without_redoing_runs(tmp_path):
     assert proc.returncode == 130, err
     assert "interrupted:" in err and "resume with:" in err and "--no-ray" in err
     done = {p.parent.name: (p.stat().st_mtime_ns, p.read_bytes()) for p in (out / "runs").glob("*/result.json")}
-    assert 1 <= len(done) < 4
+    assert 1 <= len(done) < 12
     assert not list(out.rglob("*.tmp"))  # nothing half-written
+    # the report of what finished, training nothing
+    partial = _script(*args, "--report-only")
+    _, err1 = partial.communicate(timeout=300)
+    assert partial.returncode == 0, err1
+    assert f"report of {len(done)}/12 finished runs" in err1 and "run(s) to do" not in err1
+    assert f"({len(done)}/12 runs finished)" in (out / "rl_benchmark.md").read_text()
+    assert len(list((out / "runs").glob("*/result.json"))) == len(done)
     rerun = _script(*args)
     _, err2 = rerun.communicate(timeout=600)
     assert rerun.returncode == 0, err2
-    assert f"skipping {len(done)} finished run(s)" in err2 and f"{4 - len(done)} run(s) to do" in err2
+    assert f"skipping {len(done)} finished run(s)" in err2 and f"{12 - len(done)} run(s) to do" in err2
     for run_id, (mtime, blob) in done.items():
         p = out / "runs" / run_id / "result.json"
         assert p.stat().st_mtime_ns == mtime and p.read_bytes() == blob  # not redone
     summary = json.loads((out / "benchmark.json").read_text())
-    assert summary["runs_done"] == 4 and [r["seeds"] for r in summary["rows"]] == [[0, 1], [0, 1]]
+    assert summary["runs_done"] == 12 and [r["seeds"] for r in summary["rows"]] == [[0, 1]] * 8  # 4 tasks x 2 algorithms
+    assert {r["env"] for r in summary["rows"]} == {"asia", "asia_card_removal", "paigow_bets", "paigow_session"}
     for row in summary["rows"]:
-        assert [p["steps"] for p in row["curve"]] == [0, 512, 1024]
+        assert [p["steps"] for p in row["curve"]] == [0, 256, 512]
+        assert row["split"] == "test" and row["iqm_regret_ci95"][0] <= row["iqm_regret"] <= row["iqm_regret_ci95"][1]
+    assert summary["splits"]["test"]["seed"] == 2025 and summary["published_split"] == "test"
+    assert {(p["x"], p["y"]) for p in summary["probability_of_improvement"]} == {("MaskablePPO+MLP", "DQN"), ("DQN", "MaskablePPO+MLP")}
     report = (out / "rl_benchmark.md").read_text()
-    assert "| MaskablePPO+MLP | MlpPolicy | pure RL | 1,024 |" in report and "| DQN | MlpPolicy | pure RL | 1,024 |" in report
-    assert "*house way* (reference)" in report and "*random legal action* (reference)" in report
+    assert "| MaskablePPO+MLP | pure RL | 512 |" in report and "| DQN | pure RL | 512 |" in report
+    assert "*house way* | reference" in report and "*random legal action (exact expectation)* (exact)" in report
     assert (out / "rl_benchmark_asia.png").stat().st_size > 10_000
     # each run directory holds a model that the evaluation script can load
     from splitpoker.agents.training.models import load_model
 
     model, train_cfg = load_model(out / "runs" / "asia__MaskablePPO+MLP__1" / "model.zip")
-    assert train_cfg.algo == "maskable_ppo" and train_cfg.seed == 1 and model.num_timesteps == 1024
+    assert train_cfg.algo == "maskable_ppo" and train_cfg.seed == 1 and model.num_timesteps == 512
     # the same directory with another budget is refused, not mixed
     cfg = BenchmarkConfig.from_yaml(cfg_path, total_timesteps=2048, references=["house-way", "random"])
     with pytest.raises(ValueError, match="holds a run of a different configuration"):
@@ -255,17 +285,19 @@ def test_report_append_replaces_only_its_own_grid(tmp_path):
     from splitpoker.agents.benchmark.report import write_report
 
     def summary(name, regret):
-        curve = [{"steps": 0, "mean_regret": 0.5, "ci95": 0.1, "diff_vs_house_way": -0.4, "diff_ci95": 0.1},
-                 {"steps": 100, "mean_regret": regret, "ci95": float("nan"), "diff_vs_house_way": -0.1, "diff_ci95": 0.1}]
-        row = {"env": name, "env_id": "splitpoker/X-v0", "algorithm": "A", "policy": "MlpPolicy", "seeds": [0], "steps": 100,
-               "mean_regret": regret, "mean_regret_ci95": float("nan"), "optimal_rate": 0.5, "optimal_rate_ci95": float("nan"),
-               "diff_vs_house_way": -0.1, "diff_vs_house_way_ci95": float("nan"), "train_seconds": 3.0,
-               "train_seconds_ci95": float("nan"), "curve": curve}
-        ref = {"mean_regret": 0.059, "regret_ci95": 0.01, "optimal_rate": 0.7, "diff_vs_house_way": 0.0,
-               "diff_vs_house_way_ci95": 0.0}
+        curve = [{"steps": 0, "iqm": 0.5, "low": 0.4, "high": 0.6, "mean_regret": 0.5, "ci95": 0.1},
+                 {"steps": 100, "iqm": regret, "low": regret, "high": regret, "mean_regret": regret, "ci95": 0.0}]
+        row = {"env": name, "task": "setting", "env_id": "splitpoker/X-v0", "algorithm": "A", "policy": "MlpPolicy",
+               "seeds": [0, 1], "steps": 100, "iqm_regret": regret, "iqm_regret_ci95": [regret, regret], "mean_regret": regret,
+               "mean_regret_ci95": 0.0, "iqm_normalized": 0.5, "iqm_normalized_ci95": [0.5, 0.5], "optimal_rate": 0.5,
+               "optimal_rate_ci95": 0.0, "validation": {"iqm_regret": 0.3}, "steps_per_second": 1000.0,
+               "train_seconds": 3.0, "curve": curve}
+        ref = {"mean_regret": 0.059, "regret_ci95": 0.01, "optimal_rate": 0.7, "normalized": 0.9}
+        sets = {s: {"task": "setting", "env_id": "splitpoker/X-v0", "hands": 10, "seed": seed, "sha256": "ab" * 32,
+                    "kind": "setting", "random_regret": 0.6} for s, seed in (("validation", 1), ("test", 2))}
         return {"name": name, "description": "", "total_timesteps": 100, "eval_every": 100, "runs_done": 1, "runs_total": 1,
-                "evalsets": {name: {"env_id": "splitpoker/X-v0", "hands": 10, "seed": 1, "sha256": "ab" * 32, "paired_hands": 10}},
-                "references": {name: {"house-way": ref}}, "rows": [row]}
+                "splits": {"validation": {"seed": 1}, "test": {"seed": 2}}, "tasks": {name: sets},
+                "references": {name: {"house-way": ref}}, "rows": [row], "aggregate": {}, "probability_of_improvement": []}
 
     report = tmp_path / "rl.md"
     write_report(summary("g1", 0.25), report, "cmd1")
@@ -273,8 +305,9 @@ def test_report_append_replaces_only_its_own_grid(tmp_path):
     write_report(summary("g1", 0.375), report, "cmd1b", append=True)
     text = report.read_text()
     assert text.count("# RL benchmark\n") == 1 and text.count("## Grid `g1`") == 1 and text.count("## Grid `g2`") == 1
-    assert "| A | MlpPolicy | pure RL | 100 | 0.3750 | 50.0% | -0.1000 | 3 | 1 |" in text and "0.2500 |" not in text
-    assert "0.1250" in text and "cmd1b" in text and "*house way* (reference) | `house-way` | – | – | 0.0590 ± 0.0100" in text
+    assert "| A | pure RL | 100 | 0.3750 [0.3750, 0.3750] | 0.3750 ± 0.0000 | 0.500 [0.500, 0.500] | 50.0 ± 0.0% | 0.3000 | 1,000 | 2 |" in text
+    assert "0.2500 [" not in text
+    assert "0.1250" in text and "cmd1b" in text and "*house way* | reference | – | – | 0.0590 ± 0.0100 | 0.900 | 70.0% |" in text
     # an appended grid's plots carry its name: they never overwrite another grid's
     assert (tmp_path / "rl_g1.png").exists() and (tmp_path / "rl_g2_g2.png").exists() and (tmp_path / "rl_g1_g1.png").exists()
     assert "](rl_g1_g1.png)" in text and "](rl_g2_g2.png)" in text
@@ -319,6 +352,6 @@ def test_warm_started_run_clones_first_and_is_reported_apart(tmp_path):
     assert [r["warm_start"] is not None for r in summary["rows"]] == [False, True]
     write_report(summary, tmp_path / "report.md", "cmd")
     text = (tmp_path / "report.md").read_text()
-    assert "| MaskablePPO+MLP | MlpPolicy | pure RL |" in text
-    assert "| MaskablePPO+MLP+BC | MlpPolicy | warm start: BC from `house-way` on 60 hands, then RL |" in text
+    assert "| MaskablePPO+MLP | pure RL |" in text
+    assert "| MaskablePPO+MLP+BC | warm start: BC from `house-way` on 60 hands, then RL |" in text
 

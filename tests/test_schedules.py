@@ -61,7 +61,8 @@ def test_schedules_only_where_sb3_takes_them():
 
 
 def test_benchmark_config_rejects_a_bad_schedule_before_training():
-    data = {"name": "s", "total_timesteps": 64, "eval_every": 32, "seeds": [0],
+    data = {"name": "s", "total_timesteps": 64, "eval_every": 32, "seeds": [0, 1],
+            "eval": {"validation_seed": 1, "test_seed": 2},
             "envs": [{"id": "splitpoker/PaiGowPokerSetting-v0"}],
             "algorithms": [{"name": "ppo", "algo": "maskable_ppo", "algo_kwargs": {"learning_rate": "lin_abc"}}]}
     with pytest.raises(ConfigError, match=r"algo_kwargs.learning_rate='lin_abc'.*\(in algorithms\[0\]"):
@@ -107,7 +108,7 @@ def test_benchmark_builds_the_schedule_into_the_model():
     env = next(e for e in cfg.envs if e.label == "paigow")
     algo = cfg.algorithms[0]
     assert algo.algo_kwargs["learning_rate"] == "lin_2e-3"
-    model, venv = build_model(RunSpec(env, algo, 0, cfg.total_timesteps, cfg.eval_every, 2, 2, 0), n_envs=2)
+    model, venv = build_model(RunSpec(env, algo, 0, cfg.total_timesteps, cfg.eval_every, 2, 2, 0, 1), n_envs=2)
     try:
         assert model.learning_rate == LinearSchedule(2e-3)
         assert [model.lr_schedule(p) for p in (1.0, 0.5, 0.0)] == pytest.approx([2e-3, 1e-3, 0.0])

@@ -284,8 +284,8 @@ def test_stores_serve_the_evaluation_set_and_the_benchmark_config(full_store, tm
     assert solver_for(Game("asia", "asia-000"), [str(out)]) is None  # no store for that game: solve
     with pytest.raises(StoreError, match="manifest.json is missing"):
         solver_for(game, [str(tmp_path)])
-    cfg = {"name": "tiny", "executor": "local", "total_timesteps": 256, "eval_every": 128, "seeds": [0],
-           "eval": {"hands": 12, "solved": [str(out)]}, "envs": [{"id": "splitpoker/AsiaPokerSetting-v0"}],
+    cfg = {"name": "tiny", "executor": "local", "total_timesteps": 256, "eval_every": 128, "seeds": [0, 1],
+           "eval": {"hands": 12, "solved": [str(out)], "validation_seed": 2024, "test_seed": 2025}, "envs": [{"id": "splitpoker/AsiaPokerSetting-v0"}],
            "algorithms": [{"name": "MaskablePPO+MLP", "algo": "maskable_ppo", "policy": "MlpPolicy"}],
            "references": ["house-way", "optimal"], "reference_kwargs": {"optimal": {"store": str(out)}}}
     assert BenchmarkConfig.from_dict(cfg).eval_solved == (str(out),)

@@ -19,7 +19,7 @@ ASIA = "splitpoker/AsiaPokerSetting-v0"
 
 def tiny_cfg(**changes) -> BenchmarkConfig:
     cfg = {"name": "tiny", "executor": "local", "total_timesteps": 128, "eval_every": 64, "seeds": [0],
-           "eval": {"hands": 10, "paired_hands": 10, "seed": 2024},
+           "eval": {"hands": 10, "paired_hands": 10, "validation_seed": 2024, "test_seed": 2025},
            "envs": [{"id": ASIA, "label": "asia", "kwargs": {"house_way": "asia-000", "dealer_samples": 2,
                                                              "setting_features": True}}],
            "algorithms": [{"name": "MLP", "algo": "maskable_ppo", "policy": "MlpPolicy", "n_envs": 2,
@@ -29,7 +29,7 @@ def tiny_cfg(**changes) -> BenchmarkConfig:
                           {"name": "DQN", "algo": "dqn", "policy": "MlpPolicy", "algo_kwargs": {"gamma": 0.0}}],
            "references": []}
     cfg.update(changes)
-    return BenchmarkConfig.from_dict(cfg)
+    return BenchmarkConfig.from_dict(cfg, min_seeds=1)  # a sweep trains one seed per trial
 
 
 def test_sampled_hyperparameters_lie_in_the_space():
@@ -106,7 +106,7 @@ def test_a_rerun_with_other_settings_is_refused_before_any_work(tmp_path):
     journal = (tmp_path / "optuna.journal").read_bytes()
     for other, algo, seed, fragment in [
         (tiny_cfg(total_timesteps=64, eval_every=32), "MLP", 0, "timesteps_per_trial (--timesteps) 128, not 64"),
-        (tiny_cfg(eval={"hands": 12, "paired_hands": 12, "seed": 2024}), "MLP", 0, "eval_hands (--eval-hands) 10, not 12"),
+        (tiny_cfg(eval={"hands": 12, "paired_hands": 12, "validation_seed": 2024, "test_seed": 2025}), "MLP", 0, "eval_hands (--eval-hands) 10, not 12"),
         (cfg, "MLP", 9, "seed (--seed) 0, not 9"),
         (cfg, "Scorer", 0, "holds the study 'tiny-asia-MLP', not 'tiny-asia-Scorer'"),
     ]:

@@ -194,8 +194,8 @@ def test_bad_warm_start_values_fail_at_config_time(bad, match):
 def test_benchmark_config_names_the_bad_warm_start_value():
     algo = {"name": "BC", "algo": "maskable_ppo", "policy": "MlpPolicy", "n_envs": 1,
             "warm_start": {"teacher": "table", "target": "soft", "temperature": -1}}
-    cfg = {"name": "t", "total_timesteps": 64, "eval_every": 64, "seeds": [0],
-           "eval": {"hands": 2, "paired_hands": 2, "seed": 1},
+    cfg = {"name": "t", "total_timesteps": 64, "eval_every": 64, "seeds": [0, 1],
+           "eval": {"hands": 2, "paired_hands": 2, "validation_seed": 1, "test_seed": 2},
            "envs": [{"id": "splitpoker/PaiGowPokerSetting-v0"}], "algorithms": [algo], "references": []}
     with pytest.raises(ConfigError, match=r"algorithms\[0\] \('BC'\)\.warm_start: warm_start temperature=-1"):
         BenchmarkConfig.from_dict(cfg)

@@ -10,13 +10,21 @@ Layout (every key below is the complete set; an unknown key is an error naming i
     eval_every: 50000               # exact-regret scoring interval (environment steps)
     seeds: [0, 1, 2]                # one run per seed × algorithm × environment (0 .. 2**32 - 1)
     eval:
-      hands: 1000                   # exact-regret hands (EVs of all settings cached once), 2..100,000
+      hands: 1000                   # exact-regret hands per set (EVs of all settings cached once), 2..100,000
       paired_hands: 2000            # hands played for the paired reward against the house way, 2..1,000,000
-      seed: 2024                    # seed of the evaluation deals (hand i = reset(seed=seeds[i]))
+      validation_seed: 2024         # the validation set's deals (hand i = reset(seed=seeds[i])):
+                                    # tuning (scripts/tune.py), selecting rows, early stopping
+      test_seed: 2025               # the test set's deals: the published table only; must differ
+      card_removal_hands: 100       # hands per card-removal set (task card_removal)
+      card_removal_margin: 0.03     # table-EV margin under which a candidate is solved
     envs:
       - id: splitpoker/AsiaPokerSetting-v0
         label: asia                 # optional short name (default: the id without prefix)
         kwargs: {house_way: asia-000, dealer_samples: 16, observe_settings: true}
+        tasks: [setting, card_removal]  # what its runs are scored on (splitpoker.agents.benchmark.tasks);
+                                    # default: the env's own task (setting, bets or session)
+        algo_kwargs: {gamma: 1.0}   # optional: merged into every algorithm's algo_kwargs on this env
+                                    # (a two-step or many-step episode needs another gamma)
     algorithms:
       - name: MaskablePPO+MLP       # the row label; unique
         algo: maskable_ppo          # maskable_ppo | ppo | a2c | dqn
@@ -28,8 +36,16 @@ Layout (every key below is the complete set; an unknown key is an error naming i
         policy_kwargs: {...}
         warm_start: {teacher: table, hands: 20000, epochs: 3}   # optional: behaviour cloning first
                                     # (splitpoker.agents.training.warm_start; its time counts in the run's wall time)
+        env_overrides:              # optional, per env label: policy / n_envs / algo_kwargs / policy_kwargs
+          session: {policy: MlpPolicy, policy_kwargs: {net_arch: [64, 64]}}  # (merged; e.g. a task
+                                    # without settings, where the setting scorer has nothing to score)
     references: [table, house-way, mc-best, random]   # baselines of splitpoker.agents.policies.baselines, scored alike
     reference_kwargs: {mc-best: {samples: 300}}
+
+Refused before any training, naming the value: an unknown key or task, a task that does not fit
+its environment, a test seed equal to the validation seed, fewer than 2 seeds (the bootstrap
+intervals need two; :meth:`BenchmarkConfig.from_dict`'s ``min_seeds``, which ``scripts/tune.py``
+lowers to 1 since a sweep trains one seed per trial).
 
 Environments of algorithms that cannot mask (ppo, a2c, dqn) penalise invalid actions
 (:attr:`splitpoker.agents.training.run.TrainConfig.resolved_env_kwargs`).
@@ -54,9 +70,12 @@ from splitpoker.agents.training.config import (
 EXECUTORS = ("ray", "local")
 TOP_KEYS = ("name", "description", "executor", "num_cpus", "total_timesteps", "eval_every", "seeds", "eval", "envs",
             "algorithms", "references", "reference_kwargs")
-EVAL_KEYS = ("hands", "paired_hands", "seed", "solved")
-ENV_KEYS = ("id", "label", "kwargs")
-ALGO_KEYS = ("name", "algo", "policy", "n_envs", "algo_kwargs", "policy_kwargs", "warm_start")
+EVAL_KEYS = ("hands", "paired_hands", "validation_seed", "test_seed", "solved", "card_removal_hands",
+             "card_removal_margin")
+ENV_KEYS = ("id", "label", "kwargs", "tasks", "algo_kwargs")
+OVERRIDE_KEYS = ("policy", "n_envs", "algo_kwargs", "policy_kwargs")
+MIN_SEEDS = 2
+ALGO_KEYS = ("name", "algo", "policy", "n_envs", "algo_kwargs", "policy_kwargs", "warm_start", "env_overrides")
 SCORER_MODULE = "splitpoker.agents.policies.setting_scorer"
 # size bounds, each with its reason
 MAX_EVAL_HANDS = 100_000  # exact EVs of every setting: ~0.1-0.2 s of solving per hand (3-6 core-hours), 90 MB
@@ -114,6 +133,20 @@ class EnvSpec:
     id: str
     label: str
     kwargs: dict[str, Any] = field(default_factory=dict)
+    tasks: tuple[str, ...] = ()  # empty: the env's own task (splitpoker.agents.benchmark.tasks.natural_task)
+    algo_kwargs: dict[str, Any] = field(default_factory=dict)  # merged into every algorithm's on this env
+
+    @property
+    def task_list(self) -> tuple[str, ...]:
+        from splitpoker.agents.benchmark.task_names import natural_task
+
+        return tuple(self.tasks) or (natural_task(self.id),)
+
+    def task_labels(self) -> dict[str, str]:
+        """Row label of each task (``asia``, ``asia_card_removal``)."""
+        from splitpoker.agents.benchmark.task_names import task_label
+
+        return {t: task_label(self.label, t, self.task_list) for t in self.task_list}
 
 
 @dataclass(frozen=True)
@@ -125,6 +158,20 @@ class AlgoSpec:
     algo_kwargs: dict[str, Any] = field(default_factory=dict)
     policy_kwargs: dict[str, Any] = field(default_factory=dict)
     warm_start: dict[str, Any] | None = None  # splitpoker.agents.training.warm_start.WarmStart fields; None: pure RL
+    env_overrides: dict[str, dict[str, Any]] = field(default_factory=dict)  # env label -> OVERRIDE_KEYS
+
+    def on(self, env: EnvSpec) -> AlgoSpec:
+        """This algorithm as it runs on ``env``: the env's ``algo_kwargs`` and this algorithm's
+        ``env_overrides`` for it merged in (no overrides: the spec itself)."""
+        import dataclasses
+
+        o = self.env_overrides.get(env.label, {})
+        if not o and not env.algo_kwargs:
+            return self
+        return dataclasses.replace(self, policy=o.get("policy", self.policy), n_envs=o.get("n_envs", self.n_envs),
+                                   algo_kwargs={**self.algo_kwargs, **env.algo_kwargs, **o.get("algo_kwargs", {})},
+                                   policy_kwargs={**self.policy_kwargs, **o.get("policy_kwargs", {})}
+                                   if "policy" not in o else dict(o.get("policy_kwargs", {})), env_overrides={})
 
 
 @dataclass(frozen=True)
@@ -137,16 +184,24 @@ class BenchmarkConfig:
     eval_every: int
     eval_hands: int = 1000
     eval_paired_hands: int = 2000
-    eval_seed: int = 2024
+    validation_seed: int = 2024
+    test_seed: int = 2025
     executor: str = "ray"
     num_cpus: int | None = None
     references: tuple[str, ...] = ("house-way", "mc-best", "random")
     reference_kwargs: dict[str, dict] = field(default_factory=dict)
     description: str = ""
     eval_solved: tuple[str, ...] = ()  # solved-store folders the evaluation sets look hands up in
+    card_removal_hands: int = 100
+    card_removal_margin: float = 0.03
+
+    @property
+    def eval_seed(self) -> int:
+        """The seed tuning and selection read: the validation set's (never the test set's)."""
+        return self.validation_seed
 
     @classmethod
-    def from_yaml(cls, path: str | Path, **overrides) -> BenchmarkConfig:
+    def from_yaml(cls, path: str | Path, *, min_seeds: int = MIN_SEEDS, **overrides) -> BenchmarkConfig:
         """Load, apply command-line ``overrides`` (:func:`apply_overrides`), validate."""
         import yaml
 
@@ -159,12 +214,13 @@ class BenchmarkConfig:
             raise ConfigError(f"benchmark config {path} is not valid YAML: {e}") from None
         if overrides:
             data = apply_overrides(data, **overrides)
-        return cls.from_dict(data, where=str(path))
+        return cls.from_dict(data, where=str(path), min_seeds=min_seeds)
 
     @classmethod
-    def from_dict(cls, data: Any, where: str = "config") -> BenchmarkConfig:  # noqa: C901 - one check per key
-        import splitpoker.envs as envs  # noqa: F401  (registers the ids)
+    def from_dict(cls, data: Any, where: str = "config", min_seeds: int = MIN_SEEDS) -> BenchmarkConfig:  # noqa: C901 - one check per key
+        import splitpoker  # noqa: F401  (registers the ids)
         from splitpoker.agents.policies.baselines import BASELINES
+        from splitpoker.envs.registration import ALL_ENV_IDS
 
         data = _check_keys(data, TOP_KEYS, where, required=("name", "envs", "algorithms", "seeds", "total_timesteps",
                                                             "eval_every"))
@@ -189,12 +245,27 @@ class BenchmarkConfig:
                               f"(the training seed of a run: numpy and torch take 32 bits)")
         if len(set(seeds)) != len(seeds):
             raise ConfigError(f"seeds={seeds!r} repeats a seed")
-        ev = _check_keys(data.get("eval") or {}, EVAL_KEYS, f"{where}: eval")
+        if len(seeds) < min_seeds:
+            raise ConfigError(f"seeds={seeds!r}: {len(seeds)} seed(s), but the bootstrap intervals across seeds need at "
+                              f"least {min_seeds}")
+        ev_raw = data.get("eval") or {}
+        if isinstance(ev_raw, dict) and "seed" in ev_raw:
+            raise ConfigError(f"eval.seed={ev_raw['seed']!r}: a grid now has two sets; name them eval.validation_seed "
+                              "(tuning and selection) and eval.test_seed (the published table)")
+        ev = _check_keys(ev_raw, EVAL_KEYS, f"{where}: eval", required=("validation_seed", "test_seed"))
         hands = _positive_int(ev.get("hands", 1000), "eval.hands", 2, MAX_EVAL_HANDS,
                               "time and memory: the exact EV of every setting, ~0.1-0.2 s of solving per hand")
         paired = _positive_int(ev.get("paired_hands", max(hands, 2000)), "eval.paired_hands", 2, MAX_PAIRED_HANDS,
                                "time: every hand is played one Python step at a time")
-        eval_seed = _positive_int(ev.get("seed", 2024), "eval.seed", 0)
+        val_seed = _positive_int(ev["validation_seed"], "eval.validation_seed", 0)
+        test_seed = _positive_int(ev["test_seed"], "eval.test_seed", 0)
+        if test_seed == val_seed:
+            raise ConfigError(f"eval.test_seed={test_seed} is also the validation_seed: the test set must be separate "
+                              "from the set that tuning and selection read (give it another seed)")
+        cr_hands = _positive_int(ev.get("card_removal_hands", 100), "eval.card_removal_hands", 2)
+        cr_margin = ev.get("card_removal_margin", 0.03)
+        if isinstance(cr_margin, bool) or not isinstance(cr_margin, (int, float)) or not 0 < cr_margin <= 1:
+            raise ConfigError(f"eval.card_removal_margin={cr_margin!r}: expected a table-EV margin in (0, 1]")
 
         env_list = data["envs"]
         if not isinstance(env_list, list) or not env_list:
@@ -202,14 +273,17 @@ class BenchmarkConfig:
         env_specs = []
         for i, e in enumerate(env_list):
             e = _check_keys(e, ENV_KEYS, f"envs[{i}]", required=("id",))
-            if e["id"] not in envs.ENV_IDS:
-                raise ConfigError(f"unknown env {e['id']!r} in envs[{i}]: expected one of {list(envs.ENV_IDS)}")
+            if e["id"] not in ALL_ENV_IDS:
+                raise ConfigError(f"unknown env {e['id']!r} in envs[{i}]: expected one of {list(ALL_ENV_IDS)}")
             kwargs = e.get("kwargs") or {}
             if not isinstance(kwargs, dict):
                 raise ConfigError(f"envs[{i}].kwargs must be a mapping, got {kwargs!r}")
             _check_env_kwargs(e["id"], kwargs, f"envs[{i}]")
             label = e.get("label") or e["id"].split("/")[-1]
-            env_specs.append(EnvSpec(e["id"], str(label), dict(kwargs)))
+            env_algo_kwargs = e.get("algo_kwargs") or {}
+            if not isinstance(env_algo_kwargs, dict):
+                raise ConfigError(f"envs[{i}].algo_kwargs must be a mapping, got {env_algo_kwargs!r}")
+            env_specs.append(EnvSpec(e["id"], str(label), dict(kwargs), _check_tasks(e, f"envs[{i}]"), dict(env_algo_kwargs)))
         if len({e.label for e in env_specs}) != len(env_specs):
             raise ConfigError("two envs share a label: give each a distinct 'label'")
 
@@ -217,48 +291,29 @@ class BenchmarkConfig:
         if not isinstance(algo_list, list) or not algo_list:
             raise ConfigError(f"algorithms={algo_list!r}: expected a non-empty list of {{name, algo, policy}} mappings")
         algo_specs = []
+        labels = {e.label: e for e in env_specs}
         for i, a in enumerate(algo_list):
             a = _check_keys(a, ALGO_KEYS, f"algorithms[{i}]", required=("name", "algo"))
             label = f"algorithms[{i}] ({a['name']!r})"
-            if not isinstance(a["name"], str) or not a["name"] or "/" in a["name"]:
-                raise ConfigError(f"{label}: name must be a non-empty string without '/'")
-            if a["algo"] not in ALGOS:
-                raise ConfigError(f"unknown algorithm {a['algo']!r} in {label}: expected one of {list(ALGOS)}")
-            policy = a.get("policy", "MlpPolicy")
-            try:
-                resolve_policy(a["algo"], policy)
-            except ConfigError as err:
-                raise ConfigError(f"{err} (in {label})") from None
-            n_envs = _positive_int(a.get("n_envs", 4), f"{label}.n_envs")
-            try:
-                check_n_envs(n_envs, where=f"{label}.n_envs")
-            except ValueError as err:
-                raise ConfigError(str(err)) from None
-            algo_kwargs = a.get("algo_kwargs") or {}
-            policy_kwargs = a.get("policy_kwargs") or {}
-            for k, v in (("algo_kwargs", algo_kwargs), ("policy_kwargs", policy_kwargs)):
-                if not isinstance(v, dict):
-                    raise ConfigError(f"{label}.{k} must be a mapping, got {v!r}")
-            params = set(inspect.signature(algo_class(a["algo"]).__init__).parameters) - {
-                "self", "policy", "env", "seed", "device", "policy_kwargs", "verbose", "tensorboard_log", "_init_setup_model"}
-            bad = [k for k in algo_kwargs if k not in params]
-            if bad:
-                raise ConfigError(f"unknown key {bad[0]!r} in {label}.algo_kwargs: expected some of {sorted(params)}")
-            try:
-                check_algo_values(a["algo"], algo_kwargs)  # ranges; schedules such as lin_2e-3
-                check_rollout(a["algo"], algo_kwargs, n_envs, where=f"{label}: ")
-            except ValueError as err:
-                raise ConfigError(f"{err} (in {label})") from None
-            warm = a.get("warm_start")
-            if warm is not None:
-                from splitpoker.agents.training.warm_start import WarmStart
-
-                try:
-                    WarmStart.from_dict(warm)
-                except (TypeError, ValueError) as err:
-                    raise ConfigError(f"{label}.warm_start: {err}") from None
-                warm = dict(warm)
-            algo_specs.append(AlgoSpec(a["name"], a["algo"], policy, n_envs, dict(algo_kwargs), dict(policy_kwargs), warm))
+            overrides = a.get("env_overrides") or {}
+            if not isinstance(overrides, dict):
+                raise ConfigError(f"{label}.env_overrides must be a mapping of env label to overrides, got {overrides!r}")
+            for env_label, o in overrides.items():
+                if env_label not in labels:
+                    raise ConfigError(f"{label}.env_overrides names env {env_label!r}: this config has {list(labels)}")
+                _check_keys(o, OVERRIDE_KEYS, f"{label}.env_overrides.{env_label}")
+            _check_algo(a, label)
+            for e in env_specs:  # every variant of the algorithm is checked as it will run
+                o = overrides.get(e.label, {})
+                merged = {**a, "policy": o.get("policy", a.get("policy", "MlpPolicy")), "n_envs": o.get("n_envs", a.get("n_envs", 4)),
+                          "algo_kwargs": {**(a.get("algo_kwargs") or {}), **e.algo_kwargs, **(o.get("algo_kwargs") or {})},
+                          "policy_kwargs": dict(o.get("policy_kwargs") or {}) if "policy" in o else
+                          {**(a.get("policy_kwargs") or {}), **(o.get("policy_kwargs") or {})}}
+                _check_algo(merged, f"{label} on {e.label}")
+            algo_specs.append(AlgoSpec(a["name"], a["algo"], a.get("policy", "MlpPolicy"), a.get("n_envs", 4),
+                                       dict(a.get("algo_kwargs") or {}), dict(a.get("policy_kwargs") or {}),
+                                       dict(a["warm_start"]) if a.get("warm_start") is not None else None,
+                                       {k: dict(v) for k, v in overrides.items()}))
         if len({a.name for a in algo_specs}) != len(algo_specs):
             raise ConfigError("two algorithms share a name: give each a distinct 'name'")
 
@@ -284,9 +339,9 @@ class BenchmarkConfig:
         solved = ev.get("solved") or []
         if not isinstance(solved, list) or not all(isinstance(d, str) and d for d in solved):
             raise ConfigError(f"eval.solved={solved!r}: expected a list of solved-store folders (scripts/solve_all.py --out)")
-        return cls(name, tuple(env_specs), tuple(algo_specs), tuple(seeds), total, every, hands, paired, eval_seed,
-                   executor, num_cpus, tuple(refs), {k: dict(v) for k, v in ref_kwargs.items()}, str(desc or ""),
-                   tuple(solved))
+        return cls(name, tuple(env_specs), tuple(algo_specs), tuple(seeds), total, every, hands, paired, val_seed,
+                   test_seed, executor, num_cpus, tuple(refs), {k: dict(v) for k, v in ref_kwargs.items()},
+                   str(desc or ""), tuple(solved), cr_hands, float(cr_margin))
 
 
 def apply_overrides(data: Any, *, algorithms: list[str] | None = None, envs: list[str] | None = None,
@@ -326,6 +381,70 @@ def apply_overrides(data: Any, *, algorithms: list[str] | None = None, envs: lis
         if value is not None:
             data["eval"] = {**(data.get("eval") or {}), key: value}
     return data
+
+
+def _check_algo(a: dict, label: str) -> None:
+    """The checks of one algorithm entry as it runs on one env (names the entry in every error)."""
+    if not isinstance(a["name"], str) or not a["name"] or "/" in a["name"]:
+        raise ConfigError(f"{label}: name must be a non-empty string without '/'")
+    if a["algo"] not in ALGOS:
+        raise ConfigError(f"unknown algorithm {a['algo']!r} in {label}: expected one of {list(ALGOS)}")
+    policy = a.get("policy", "MlpPolicy")
+    try:
+        resolve_policy(a["algo"], policy)
+    except ConfigError as err:
+        raise ConfigError(f"{err} (in {label})") from None
+    n_envs = _positive_int(a.get("n_envs", 4), f"{label}.n_envs")
+    try:
+        check_n_envs(n_envs, where=f"{label}.n_envs")
+    except ValueError as err:
+        raise ConfigError(str(err)) from None
+    algo_kwargs = a.get("algo_kwargs") or {}
+    policy_kwargs = a.get("policy_kwargs") or {}
+    for k, v in (("algo_kwargs", algo_kwargs), ("policy_kwargs", policy_kwargs)):
+        if not isinstance(v, dict):
+            raise ConfigError(f"{label}.{k} must be a mapping, got {v!r}")
+    params = set(inspect.signature(algo_class(a["algo"]).__init__).parameters) - {
+        "self", "policy", "env", "seed", "device", "policy_kwargs", "verbose", "tensorboard_log", "_init_setup_model"}
+    bad = [k for k in algo_kwargs if k not in params]
+    if bad:
+        raise ConfigError(f"unknown key {bad[0]!r} in {label}.algo_kwargs: expected some of {sorted(params)}")
+    try:
+        check_algo_values(a["algo"], algo_kwargs)  # ranges; schedules such as lin_2e-3
+        check_rollout(a["algo"], algo_kwargs, n_envs, where=f"{label}: ")
+    except ValueError as err:
+        raise ConfigError(f"{err} (in {label})") from None
+    warm = a.get("warm_start")
+    if warm is not None:
+        from splitpoker.agents.training.warm_start import WarmStart
+
+        try:
+            WarmStart.from_dict(warm)
+        except (TypeError, ValueError) as err:
+            raise ConfigError(f"{label}.warm_start: {err}") from None
+
+
+def _check_tasks(e: dict, where: str) -> tuple[str, ...]:
+    """The env entry's tasks (``()``: its own task), each known and fitting its id."""
+    from splitpoker.agents.benchmark.task_names import check_task, natural_task
+
+    tasks = e.get("tasks")
+    if tasks is None:
+        if natural_task(e["id"]) is None:
+            raise ConfigError(f"{where} ({e['id']}): no benchmark task scores this env; expected one of the task envs")
+        return ()
+    if isinstance(tasks, str):
+        tasks = [tasks]
+    if not isinstance(tasks, list) or not tasks:
+        raise ConfigError(f"{where}.tasks={tasks!r}: expected a non-empty list of task names")
+    if len(set(tasks)) != len(tasks):
+        raise ConfigError(f"{where}.tasks={tasks!r} repeats a task")
+    for t in tasks:
+        try:
+            check_task(t, e["id"], f"{where}.tasks")
+        except ValueError as err:
+            raise ConfigError(str(err)) from None
+    return tuple(tasks)
 
 
 def _check_env_kwargs(env_id: str, kwargs: dict, where: str) -> None:

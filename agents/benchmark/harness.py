@@ -1,7 +1,14 @@
-"""RL benchmark harness: algorithms × seeds × environments at a fixed step budget, scored by exact
-regret on a fixed evaluation set (a lookup, :mod:`splitpoker.agents.exact.eval_set`) every ``eval_every`` steps,
-plus the paired reward against the house way on common random numbers. One run:
-:mod:`splitpoker.agents.benchmark.run`; the report: :mod:`splitpoker.agents.benchmark.report`.
+"""RL benchmark harness: algorithms × seeds × environments at a fixed step budget, scored every
+``eval_every`` steps on each task of the environment (:mod:`splitpoker.agents.benchmark.tasks`:
+exact regret on a fixed set of hands, the bets' exact EV lost, a session's exact success
+probability), on a *validation* split and a disjoint *test* split. One run:
+:mod:`splitpoker.agents.benchmark.run`; the statistics: :mod:`splitpoker.agents.benchmark.stats`;
+the report: :mod:`splitpoker.agents.benchmark.report`.
+
+Which split is read where: nothing in the harness chooses anything; ``scripts/tune.py``
+(:mod:`splitpoker.agents.benchmark.tuning`) reads the validation split only; the published rows
+(``benchmark.json`` ``rows``, the report) are the test split's final scores, with the
+validation split's beside them under ``validation`` for whoever selects.
 
 Runs execute as Ray tasks (local Ray by default, a cluster with ``address``) or in this process
 (``executor: local``); both call :func:`splitpoker.agents.benchmark.run.run_one` with the same arguments and
@@ -12,40 +19,42 @@ way, Monte Carlo best, random) are scored on the same evaluation set and cached.
 
 Layout of ``<out>``::
 
-    runs/<env>__<algo>__<seed>/run.json     spec, seed, package versions, evaluation-set hash (at start)
+    runs/<env>__<algo>__<seed>/run.json     spec, seed, versions, commit, evaluation sets (at start); the
+                                            machine (CPU, threads), wall and CPU seconds, steps/s (at the end)
     runs/<env>__<algo>__<seed>/config.yaml  the run as a training config (scripts/evaluate.py reads it)
     runs/<env>__<algo>__<seed>/model.zip    the trained model
     runs/<env>__<algo>__<seed>/result.json  learning curve and final scores (last: marks the run done)
-    references/<env>.json                   reference rows of that environment
+    references/<task label>.json            reference rows of that task (test split)
     benchmark.json                          everything (the report's data)
 """
 
 from __future__ import annotations
 
 import json
+import math
 import os
 import tempfile
-import time
 from collections.abc import Callable
-from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from splitpoker.agents.benchmark import stats
 from splitpoker.agents.benchmark.config import AlgoSpec, BenchmarkConfig, EnvSpec
 from splitpoker.agents.benchmark.run import (
     MODEL_KEY,
     RunSpec,
-    Scorer,
     _ray_run_one,
+    git_commit,
     grid,
     run_one,
     versions,
 )
-from splitpoker.agents.exact.eval_set import EvalSet, load_evalset
+from splitpoker.agents.benchmark.tasks import SPLITS, TaskData, prepare
+from splitpoker.agents.benchmark.tasks import reference_rows as task_reference_rows
 
-__all__ = ["GridInterrupted", "collect", "grid", "run_grid", "run_one"]
+__all__ = ["GridInterrupted", "collect", "collect_finished", "grid", "run_grid", "run_one"]
 
 
 def write_json_atomic(path: Path, data: Any) -> None:
@@ -96,71 +105,89 @@ def store(out: Path, spec: RunSpec, result: dict) -> None:
     write_json_atomic(run_dir(out, spec) / "result.json", result)
 
 
-def write_run_info(out: Path, spec: RunSpec, evalset: EvalSet) -> None:
-    """``run.json`` (spec, seed, versions, evaluation-set hash) and ``config.yaml`` in the training
-    config format, so that ``scripts/evaluate.py --model <run>/model.zip`` finds env and algorithm."""
-    import yaml
-
-    from splitpoker.agents.training.run import TrainConfig
-    from splitpoker.envs.registration import VECTOR_ENTRY_POINTS
-
-    a = spec.algo
-    train_cfg = TrainConfig(env_id=spec.env.id, env_kwargs=dict(spec.env.kwargs), algo=a.algo, policy=a.policy,
-                            algo_kwargs=dict(a.algo_kwargs), policy_kwargs=dict(a.policy_kwargs), n_envs=a.n_envs,
-                            total_timesteps=spec.total_timesteps, seed=spec.seed, run_name=spec.run_id,
-                            checkpoint_freq=spec.total_timesteps, warm_start=a.warm_start,
-                            vec_env="native" if spec.env.id in VECTOR_ENTRY_POINTS else "dummy")
+def write_run_info(out: Path, spec: RunSpec, data: dict, git: dict, result: dict | None = None) -> None:
+    """Before the run: ``config.yaml`` in the training config format (so that ``scripts/evaluate.py
+    --model <run>/model.zip`` finds env and algorithm) and ``run.json`` (spec, seed, versions,
+    commit, evaluation sets). After it (``result``): ``run.json`` again, with the machine it
+    trained on, its wall and CPU seconds and its end-to-end steps per second. Atomic writes."""
     d = run_dir(out, spec)
     d.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=d, prefix=".config.", suffix=".yaml.tmp")
-    with os.fdopen(fd, "w") as f:
-        yaml.safe_dump({**train_cfg.to_dict(), "versions": versions()}, f, sort_keys=False)
-    os.replace(tmp, d / "config.yaml")
-    write_json_atomic(run_dir(out, spec) / "run.json",
-                      {"run_id": spec.run_id, "seed": spec.seed, "spec": spec.to_dict(), "spec_digest": spec.digest,
-                       "evalset": {"env_id": evalset.env_id, "hands": evalset.hands, "seed": evalset.seed,
-                                   "sha256": evalset.sha256}, "versions": versions()})
+    if result is None:
+        import yaml
+
+        from splitpoker.agents.training.run import TrainConfig
+        from splitpoker.envs.registration import VECTOR_ENTRY_POINTS
+
+        a = spec.algo
+        train_cfg = TrainConfig(env_id=spec.env.id, env_kwargs=dict(spec.env.kwargs), algo=a.algo, policy=a.policy,
+                                algo_kwargs=dict(a.algo_kwargs), policy_kwargs=dict(a.policy_kwargs), n_envs=a.n_envs,
+                                total_timesteps=spec.total_timesteps, seed=spec.seed, run_name=spec.run_id,
+                                checkpoint_freq=spec.total_timesteps, warm_start=a.warm_start,
+                                vec_env="native" if spec.env.id in VECTOR_ENTRY_POINTS else "dummy")
+        fd, tmp = tempfile.mkstemp(dir=d, prefix=".config.", suffix=".yaml.tmp")
+        try:
+            with os.fdopen(fd, "w") as f:
+                yaml.safe_dump({**train_cfg.to_dict(), "versions": versions()}, f, sort_keys=False)
+            os.replace(tmp, d / "config.yaml")
+        except BaseException:  # Ctrl-C included: never leave a half-written file behind
+            if os.path.exists(tmp):
+                os.unlink(tmp)
+            raise
+    info = {"run_id": spec.run_id, "seed": spec.seed, "spec": spec.to_dict(), "spec_digest": spec.digest,
+            "evalsets": {label: {split: td.identity for split, td in splits.items()} for label, splits in data.items()},
+            "git": git, "versions": versions()}
+    if result is not None:  # the finished run: where and how fast it trained
+        info.update({"machine": result.get("machine"), "timing": result.get("timing"), "steps": result.get("steps"),
+                     "steps_per_second": result.get("steps_per_second"), "worker_versions": result.get("versions")})
+    write_json_atomic(d / "run.json", info)
 
 
-def reference_rows(cfg: BenchmarkConfig, env: EnvSpec, evalset: EvalSet, out: Path, log=print) -> dict:
-    """Score each reference baseline on the evaluation set (cached in ``<out>/references``)."""
-    from splitpoker.agents.policies.baselines import make_baseline
-
-    path = out / "references" / f"{env.label}.json"
-    key = {"refs": list(cfg.references), "kwargs": cfg.reference_kwargs, "evalset": evalset.sha256,
-           "paired_hands": cfg.eval_paired_hands, "env": asdict(env)}
+def reference_rows(cfg: BenchmarkConfig, label: str, data: TaskData, out: Path, log=print) -> dict:
+    """The reference rows of one task on its test split (cached in ``<out>/references``)."""
+    path = out / "references" / f"{label}.json"
+    key = {"refs": list(cfg.references), "kwargs": cfg.reference_kwargs, "set": data.identity,
+           "paired_hands": cfg.eval_paired_hands, "env": data.env_kwargs, "task": data.task}
+    key = json.loads(json.dumps(key, default=float))
     if path.exists():
         try:
-            data = json.loads(path.read_text())
-            if data.get("key") == json.loads(json.dumps(key)):
-                return data["rows"]
+            cached = json.loads(path.read_text())
+            if cached.get("key") == key:
+                return cached["rows"]
         except (OSError, json.JSONDecodeError):
             pass
-    scorer = Scorer(env, evalset, cfg.eval_paired_hands)
-    rows = {}
-    for name in cfg.references:
-        kw = dict(cfg.reference_kwargs.get(name, {}))
-        if name in ("random", "mc-best"):
-            kw.setdefault("seed", cfg.eval_seed)
-        t0 = time.perf_counter()
-        rows[name] = scorer.score(make_baseline(name, scorer.env, **kw))
-        rows[name]["seconds"] = time.perf_counter() - t0
-        log(f"[{env.label}] reference {name}: exact regret {rows[name]['mean_regret']:.4f} ± {rows[name]['regret_ci95']:.4f}")
-    scorer.close()
+    rows = task_reference_rows(data, cfg.references, cfg.reference_kwargs, cfg.eval_paired_hands, cfg.test_seed,
+                               log=lambda m: log(f"[{label}] {m}"))
     write_json_atomic(path, {"key": key, "rows": rows})
     return rows
 
 
-def _load_evalset_with_bar(e: EnvSpec, cfg: BenchmarkConfig, log) -> EvalSet:
-    """The evaluation set; a progress bar while it is being solved (first use only)."""
+def prepare_tasks(cfg: BenchmarkConfig, log=print) -> dict:
+    """``{env label: {task label: {split: TaskData}}}``: every task's validation and test data
+    (evaluation sets solved on first use, with a progress bar), the two splits checked disjoint."""
     import sys
 
     from tqdm import tqdm
 
-    with tqdm(total=cfg.eval_hands, desc=f"solving {e.label} evaluation set", unit="hand", file=sys.stderr,
-              disable=None, leave=False, delay=2.0) as bar:
-        return load_evalset(e.id, e.kwargs, cfg.eval_hands, cfg.eval_seed, log=log, progress=bar.update,
-                            solved=cfg.eval_solved)
+    from splitpoker.agents.exact.eval_set import check_disjoint
+
+    out: dict = {}
+    for e in cfg.envs:
+        out[e.label] = {}
+        for task, label in e.task_labels().items():
+            hands = cfg.card_removal_hands if task == "card_removal" else cfg.eval_hands
+            splits = {}
+            for split, seed in zip(SPLITS, (cfg.validation_seed, cfg.test_seed), strict=True):
+                with tqdm(total=hands, desc=f"{label} {split} set", unit="hand", file=sys.stderr, disable=None,
+                          leave=False, delay=2.0) as bar:
+                    splits[split] = prepare(task, split, e.id, e.kwargs, hands, seed, solved=cfg.eval_solved,
+                                            card_removal_margin=cfg.card_removal_margin, log=log, progress=bar.update)
+                d = splits[split]
+                what = f"sha256 {d.evalset.sha256[:16]}…" if d.evalset is not None else "exact (no sample)"
+                log(f"[{label}] {split} set: {what}; random policy's regret {d.random_regret:.4f}")
+            if splits["validation"].evalset is not None:
+                check_disjoint(splits["validation"].evalset, splits["test"].evalset, f"{label} validation and test sets")
+            out[e.label][label] = splits
+    return out
 
 
 class GridInterrupted(Exception):
@@ -180,12 +207,10 @@ def run_grid(cfg: BenchmarkConfig, out: Path, *, executor: str | None = None, ad
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     executor = executor or cfg.executor
-    evalsets, references = {}, {}
-    for e in cfg.envs:
-        log(f"[{e.label}] evaluation set: {cfg.eval_hands} hands, seed {cfg.eval_seed} (exact EVs, cached)")
-        evalsets[e.label] = _load_evalset_with_bar(e, cfg, log)
-        log(f"[{e.label}] evaluation set sha256 {evalsets[e.label].sha256[:16]}…")
-        references[e.label] = reference_rows(cfg, e, evalsets[e.label], out, log=log)
+    data = prepare_tasks(cfg, log=log)
+    references = {label: reference_rows(cfg, label, splits["test"], out, log=log)
+                  for env_tasks in data.values() for label, splits in env_tasks.items()}
+    git = git_commit()
     specs = grid(cfg)
     results = {s.run_id: r for s in specs if (r := finished(out, s)) is not None}
     todo = [s for s in specs if s.run_id not in results]
@@ -195,14 +220,15 @@ def run_grid(cfg: BenchmarkConfig, out: Path, *, executor: str | None = None, ad
         progress(len(results))
     log(f"{len(todo)} run(s) to do with executor {executor!r}")
     for s in todo:
-        write_run_info(out, s, evalsets[s.env.label])
+        write_run_info(out, s, data[s.env.label], git)
 
     def done(spec: RunSpec, res: dict) -> None:
+        write_run_info(out, spec, data[spec.env.label], git, res)  # before result.json, the marker of a finished run
         store(out, spec, res)
         results[spec.run_id] = res
         f = res["final"]
-        log(f"done {spec.run_id}: {res['steps']} steps in {res['train_seconds']:.0f} s, exact regret "
-            f"{f['mean_regret']:.4f} ± {f['regret_ci95']:.4f}")
+        log(f"done {spec.run_id}: {res['steps']} steps in {res['train_seconds']:.0f} s ({res['steps_per_second']:,.0f} "
+            f"steps/s), validation regret {f['mean_regret']:.4f}")
         if progress is not None:
             progress(1)
 
@@ -226,22 +252,35 @@ def run_grid(cfg: BenchmarkConfig, out: Path, *, executor: str | None = None, ad
             torch.set_num_threads(1)
             for s in todo:
                 try:
-                    res = run_one(s, evalsets[s.env.label])
+                    res = run_one(s, data[s.env.label])
                 except Exception as err:  # noqa: BLE001 - recorded, reported, the grid goes on
                     fail(s, err)
                     continue
                 done(s, res)
         elif todo:
-            _run_ray(todo, evalsets, done, fail, address=address, num_cpus=num_cpus or cfg.num_cpus, log=log)
+            _run_ray(todo, data, done, fail, address=address, num_cpus=num_cpus or cfg.num_cpus, log=log)
     except KeyboardInterrupt:
         raise GridInterrupted(len(results), len(specs)) from None
-    summary = collect(cfg, out, evalsets, references, results)
+    summary = collect(cfg, out, data, references, results, git)
     summary["failed"] = failed
     write_json_atomic(out / "benchmark.json", summary)
     return summary
 
 
-def _run_ray(todo: list[RunSpec], evalsets: dict, done: Callable, fail: Callable, *, address, num_cpus, log) -> None:
+def collect_finished(cfg: BenchmarkConfig, out: Path, log: Callable[[str], None] = print) -> dict:
+    """``benchmark.json`` of the runs finished so far, training nothing (the evaluation sets and
+    reference rows come from the cache): the report of a grid that was stopped early."""
+    out = Path(out)
+    data = prepare_tasks(cfg, log=log)
+    references = {label: reference_rows(cfg, label, splits["test"], out, log=log)
+                  for env_tasks in data.values() for label, splits in env_tasks.items()}
+    results = {s.run_id: r for s in grid(cfg) if (r := finished(out, s)) is not None}
+    summary = collect(cfg, out, data, references, results, git_commit())
+    summary["failed"] = {}
+    return summary
+
+
+def _run_ray(todo: list[RunSpec], data: dict, done: Callable, fail: Callable, *, address, num_cpus, log) -> None:
     import logging
 
     try:
@@ -258,11 +297,15 @@ def _run_ray(todo: list[RunSpec], evalsets: dict, done: Callable, fail: Callable
             if address:  # the cluster's resources and dashboard are the cluster's business
                 ray.init(address=address, **quiet)
             else:
+                # Ray's raylet starts workers 15 nicer than itself (capped at 19): under `nice -n 10` on a
+                # shared machine the runs would get almost no CPU. Local workers inherit the driver's
+                # niceness instead (an explicit RAY_worker_niceness wins).
+                os.environ.setdefault("RAY_worker_niceness", "0")
                 ray.init(num_cpus=num_cpus, include_dashboard=False, **quiet)
     log(f"Ray: {int(ray.cluster_resources().get('CPU', 0))} CPU(s) at {address or 'local'}")
     task = ray.remote(num_cpus=1, max_retries=0)(_ray_run_one)
-    refs_evalset = {k: ray.put(v) for k, v in evalsets.items()}
-    pending = {task.remote(s.to_dict(), refs_evalset[s.env.label]): s for s in todo}
+    refs_data = {k: ray.put(v) for k, v in data.items()}
+    pending = {task.remote(s.to_dict(), refs_data[s.env.label]): s for s in todo}
     try:
         while pending:
             # a timeout, so that Ctrl-C (handled between Python bytecodes) is seen within a second
@@ -286,26 +329,6 @@ def _run_ray(todo: list[RunSpec], evalsets: dict, done: Callable, fail: Callable
 
 # ---- collecting -------------------------------------------------------------------------------
 
-def collect(cfg: BenchmarkConfig, out: Path, evalsets: dict, references: dict, results: dict) -> dict:
-    """Aggregate per (environment, algorithm): final exact regret mean ± 95% CI across seeds
-    (Student t), curves, wall time; plus the reference rows. Written to ``<out>/benchmark.json``."""
-    rows = []
-    for e in cfg.envs:
-        for a in cfg.algorithms:
-            runs = [results[s.run_id] for s in grid(cfg) if s.env == e and s.algo == a and s.run_id in results]
-            if not runs:
-                continue
-            rows.append(aggregate(e, a, runs))
-    summary = {"name": cfg.name, "description": cfg.description, "total_timesteps": cfg.total_timesteps,
-               "eval_every": cfg.eval_every, "seeds": list(cfg.seeds),
-               "evalsets": {k: {"env_id": v.env_id, "hands": v.hands, "seed": v.seed, "sha256": v.sha256,
-                                "paired_hands": cfg.eval_paired_hands} for k, v in evalsets.items()},
-               "references": references, "rows": rows, "runs_done": len(results), "runs_total": len(grid(cfg)),
-               "versions": versions()}
-    write_json_atomic(out / "benchmark.json", summary)
-    return summary
-
-
 T975 = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 6: 2.447, 7: 2.365, 8: 2.306, 9: 2.262, 10: 2.228,
         15: 2.131, 20: 2.086, 30: 2.042}
 
@@ -320,21 +343,125 @@ def t_ci(x) -> tuple[float, float]:
     return float(x.mean()), float(t * x.std(ddof=1) / np.sqrt(x.size))
 
 
-def aggregate(env: EnvSpec, algo: AlgoSpec, runs: list[dict]) -> dict:
-    finals = [r["final"] for r in runs]
-    row = {"env": env.label, "env_id": env.id, "algorithm": algo.name, "algo": algo.algo, "policy": algo.policy,
-           "seeds": [r["seed"] for r in runs], "steps": int(np.mean([r["steps"] for r in runs])),
-           "warm_start": algo.warm_start}
-    for key in ("mean_regret", "optimal_rate", "diff_vs_house_way", "mean_reward"):
-        row[key], row[key + "_ci95"] = t_ci([f[key] for f in finals])
+def collect(cfg: BenchmarkConfig, out: Path, data: dict, references: dict, results: dict, git: dict | None = None) -> dict:
+    """Aggregate per (task, algorithm) on the test split: IQM of final exact regret with its
+    stratified-bootstrap 95% interval across seeds, mean ± t-interval, normalised score, steps/s,
+    curves (IQM and bootstrap band per evaluation step); per grid: the aggregate IQM of the
+    normalised score over tasks, performance profiles and the probability of improvement of each
+    pair of algorithms. Written to ``<out>/benchmark.json``."""
+    rows = []
+    for e in cfg.envs:
+        for a in cfg.algorithms:
+            runs = [results[s.run_id] for s in grid(cfg) if s.env == e and s.algo.name == a.name and s.run_id in results]
+            if not runs:
+                continue
+            for label in e.task_labels().values():
+                rows.append(aggregate(e, a.on(e), runs, label))
+    task_sets = {label: {split: d.identity for split, d in splits.items()}
+                 for env_tasks in data.values() for label, splits in env_tasks.items()}
+    summary = {"name": cfg.name, "description": cfg.description, "total_timesteps": cfg.total_timesteps,
+               "eval_every": cfg.eval_every, "seeds": list(cfg.seeds),
+               "splits": {"validation": {"seed": cfg.validation_seed, "use": "tuning, selecting rows, early stopping"},
+                          "test": {"seed": cfg.test_seed, "use": "the published rows only"}},
+               "published_split": "test", "tasks": task_sets,
+               "references": references, "rows": rows, "runs_done": len(results), "runs_total": len(grid(cfg)),
+               "versions": versions(), "git": git or {}}
+    summary.update(grid_statistics(rows, [lbl for e in cfg.envs for lbl in e.task_labels().values()]))
+    write_json_atomic(out / "benchmark.json", summary)
+    return summary
+
+
+def _final(r: dict, label: str, split: str) -> dict:
+    return r["final"]["tasks"][label][split]
+
+
+def aggregate(env: EnvSpec, algo: AlgoSpec, runs: list[dict], label: str) -> dict:
+    """One row: a task's final test scores across the seeds of one algorithm."""
+    task = next(t for t, lbl in env.task_labels().items() if lbl == label)
+    finals = [_final(r, label, "test") for r in runs]
+    row = {"env": label, "task": task, "env_label": env.label, "env_id": env.id, "algorithm": algo.name, "algo": algo.algo,
+           "policy": algo.policy, "seeds": [r["seed"] for r in runs], "steps": int(np.mean([r["steps"] for r in runs])),
+           "warm_start": algo.warm_start, "split": "test"}
+    regrets = np.array([f["mean_regret"] for f in finals])
+    row["regret_per_seed"] = regrets.tolist()
+    row["mean_regret"], row["mean_regret_ci95"] = t_ci(regrets)
+    if len(runs) >= stats.MIN_RUNS:
+        row["iqm_regret"], row["iqm_regret_ci95"] = stats.iqm_with_ci(regrets)
+        norm = np.array([f["normalized"] for f in finals])
+        row["iqm_normalized"], row["iqm_normalized_ci95"] = stats.iqm_with_ci(norm)
+    else:
+        row["iqm_regret"], row["iqm_regret_ci95"] = stats.iqm(regrets), None
+        row["iqm_normalized"], row["iqm_normalized_ci95"] = stats.iqm([f["normalized"] for f in finals]), None
+    row["normalized_per_seed"] = [f["normalized"] for f in finals]
+    for key in ("optimal_rate", "diff_vs_house_way", "mean_reward", "regret_vs_table", "success", "min_bet_rate",
+                "setting_regret", "invalid_rate"):
+        vals = [f.get(key) for f in finals]
+        if all(v is not None and not (isinstance(v, float) and math.isnan(v)) for v in vals):
+            row[key], row[key + "_ci95"] = t_ci(vals)
+    val = np.array([_final(r, label, "validation")["mean_regret"] for r in runs])
+    row["validation"] = {"mean_regret": float(val.mean()), "iqm_regret": stats.iqm(val)}
     row["train_seconds"], row["train_seconds_ci95"] = t_ci([r["train_seconds"] for r in runs])
+    sps = [r.get("steps_per_second", r["steps"] / r["train_seconds"]) for r in runs]
+    row["steps_per_second"], row["steps_per_second_ci95"] = t_ci(sps)
     n_points = min(len(r["curve"]) for r in runs)
     curve = []
-    for i in range(n_points):
-        pts = [r["curve"][i] for r in runs]
-        m, ci = t_ci([p["mean_regret"] for p in pts])
-        d, dci = t_ci([p["diff_vs_house_way"] for p in pts])
-        curve.append({"steps": int(np.mean([p["steps"] for p in pts])), "mean_regret": m, "ci95": ci,
-                      "diff_vs_house_way": d, "diff_ci95": dci})
+    for split in ("test", "validation"):
+        mat = np.array([[r["curve"][i]["tasks"][label][split]["mean_regret"] for i in range(n_points)] for r in runs])
+        band = stats.curve_iqm(mat)
+        for i in range(n_points):
+            m, ci = t_ci(mat[:, i])
+            pt = {"steps": int(np.mean([r["curve"][i]["steps"] for r in runs])), "iqm": band["iqm"][i],
+                  "low": band["low"][i], "high": band["high"][i], "mean_regret": m, "ci95": ci}
+            if split == "test":
+                curve.append(pt)
+            else:
+                curve[i]["validation_iqm"] = pt["iqm"]
     row["curve"] = curve
     return row
+
+
+def grid_statistics(rows: list[dict], labels: list[str]) -> dict:
+    """Across tasks (normalised scores; the algorithms with every task and the same seeds on each):
+    aggregate IQM with its interval, performance profiles, and the probability of improvement of
+    every ordered pair (also per task, on the regret: lower is better there, so P(X better than Y)
+    is computed on −regret)."""
+    by_algo: dict[str, dict[str, dict]] = {}
+    for r in rows:
+        if r.get("warm_start") is None:
+            by_algo.setdefault(r["algorithm"], {})[r["env"]] = r
+    # per algorithm, the seeds finished on every task (a grid stopped early may differ by one)
+    common = {a: sorted(set.intersection(*(set(t[lbl]["seeds"]) for lbl in labels)))
+              for a, t in by_algo.items() if all(lbl in t for lbl in labels)}
+    complete = {a: by_algo[a] for a, seeds in common.items() if len(seeds) >= stats.MIN_RUNS}
+
+    def per_seed(row: dict, key: str, seeds: list[int]) -> list[float]:
+        return [row[key][row["seeds"].index(s)] for s in seeds]
+
+    mats = {a: np.array([per_seed(t[lbl], "normalized_per_seed", common[a]) for lbl in labels]).T
+            for a, t in complete.items()}
+    aggregate_rows = {a: {**dict(zip(("iqm_normalized", "iqm_normalized_ci95"), stats.iqm_with_ci(m), strict=True)),
+                          "seeds": common[a]} for a, m in mats.items()}
+    taus = np.linspace(0.0, 1.0, 41)
+    profiles = {a: stats.performance_profile(m, taus) for a, m in mats.items()}
+    poi = []
+    names = list(mats)
+    for x in names:
+        for y in names:
+            if x == y:
+                continue
+            overall = stats.probability_of_improvement(mats[x], mats[y])
+            per_task = {}
+            for lbl in labels:
+                px = -np.asarray(per_seed(complete[x][lbl], "regret_per_seed", common[x]))
+                py = -np.asarray(per_seed(complete[y][lbl], "regret_per_seed", common[y]))
+                per_task[lbl] = stats.probability_of_improvement(px, py)
+            poi.append({"x": x, "y": y, "p": overall["p"], "ci95": overall["ci95"], "per_task": {
+                lbl: {"p": v["p"], "ci95": v["ci95"]} for lbl, v in per_task.items()}})
+    separated = {}
+    for lbl in labels:
+        algos = [a for a in by_algo if lbl in by_algo[a] and by_algo[a][lbl].get("iqm_regret_ci95")]
+        pairs = [(x, y) for i, x in enumerate(algos) for y in algos[i + 1:]
+                 if stats.intervals_apart(by_algo[x][lbl]["iqm_regret_ci95"], by_algo[y][lbl]["iqm_regret_ci95"])]
+        separated[lbl] = {"pairs_apart": len(pairs), "pairs": len(algos) * (len(algos) - 1) // 2}
+    return {"aggregate": {"tasks": labels, "algorithms": aggregate_rows, "performance_profiles": profiles},
+            "probability_of_improvement": poi, "separation": separated}

@@ -23,12 +23,48 @@ from pathlib import Path
 import numpy as np
 
 from splitpoker.agents.benchmark.config import AlgoSpec, BenchmarkConfig, EnvSpec, resolve_policy
-from splitpoker.agents.evaluation.evaluate import hand_seeds, mean_ci, run_policy
-from splitpoker.agents.exact.eval_set import EvalSet, make_eval_env
+from splitpoker.agents.benchmark.scorer import Scorer  # noqa: F401  (re-exported: tuning and the callbacks use it)
+from splitpoker.agents.exact.eval_set import EvalSet, make_eval_env  # noqa: F401  (EvalSet: Scorer's input)
 from splitpoker.envs.rules.cache import key_digest
 
 RESULT_FORMAT = 1
 MODEL_KEY = "model_zip"  # the trained model's bytes in a task's result; stored as model.zip, not in JSON
+
+
+def git_commit() -> dict:
+    """The checkout's commit and whether it had uncommitted changes (``None`` outside a git
+    checkout, e.g. an installed wheel on a Ray worker)."""
+    import subprocess
+
+    root = Path(__file__).resolve().parents[2]
+    try:
+        head = subprocess.run(["git", "-C", str(root), "rev-parse", "HEAD"], capture_output=True, text=True, timeout=10)
+        if head.returncode != 0:
+            return {"commit": None, "dirty": None}
+        dirty = subprocess.run(["git", "-C", str(root), "status", "--porcelain", "--untracked-files=no"],
+                               capture_output=True, text=True, timeout=10)
+        return {"commit": head.stdout.strip(), "dirty": bool(dirty.stdout.strip())}
+    except (OSError, subprocess.SubprocessError):
+        return {"commit": None, "dirty": None}
+
+
+def machine() -> dict:
+    """The machine a run trained on: CPU model and count, torch and numba thread counts, host."""
+    import os
+    import platform
+
+    import numba
+    import torch
+
+    cpu = platform.processor() or platform.machine()
+    try:
+        with open("/proc/cpuinfo") as f:
+            cpu = next((line.split(":", 1)[1].strip() for line in f if line.startswith("model name")), cpu)
+    except OSError:
+        pass
+    return {"cpu_model": cpu, "cpu_count": os.cpu_count(), "torch_threads": torch.get_num_threads(),
+            "torch_interop_threads": torch.get_num_interop_threads(), "numba_threads": numba.get_num_threads(),
+            "niceness": os.nice(0), "platform": platform.platform(), "hostname": platform.node()}
 
 
 def versions() -> dict[str, str]:
@@ -55,7 +91,10 @@ class RunSpec:
     eval_every: int
     eval_hands: int
     eval_paired_hands: int
-    eval_seed: int
+    validation_seed: int
+    test_seed: int
+    card_removal_hands: int = 100
+    card_removal_margin: float = 0.03
 
     @property
     def run_id(self) -> str:
@@ -71,38 +110,13 @@ class RunSpec:
 
 
 def grid(cfg: BenchmarkConfig) -> list[RunSpec]:
-    return [RunSpec(e, a, s, cfg.total_timesteps, cfg.eval_every, cfg.eval_hands, cfg.eval_paired_hands, cfg.eval_seed)
-            for e in cfg.envs for a in cfg.algorithms for s in cfg.seeds]
+    return [RunSpec(e, a.on(e), s, cfg.total_timesteps, cfg.eval_every, cfg.eval_hands, cfg.eval_paired_hands,
+                    cfg.validation_seed, cfg.test_seed, cfg.card_removal_hands, cfg.card_removal_margin)
+            for s in cfg.seeds for e in cfg.envs for a in cfg.algorithms]  # seed-major: a grid stopped early has
+    # every algorithm and task at about the same number of seeds
 
 
 # ---- scoring ----------------------------------------------------------------------------------
-
-class Scorer:
-    """Scores a policy on one environment's evaluation set: exact regret on its ``hands`` hands and
-    the paired reward difference to the house way on ``paired_hands`` hands (the same deals for
-    every policy; the regret hands are the first ones)."""
-
-    def __init__(self, env: EnvSpec, evalset: EvalSet, paired_hands: int):
-        from splitpoker.agents.policies.baselines import HouseWayPolicy
-
-        self.evalset = evalset
-        self.env = make_eval_env(env.id, env.kwargs)
-        self.seeds = list(evalset.seeds) + hand_seeds(evalset.seed, max(paired_hands, evalset.hands))[evalset.hands:]
-        self.paired_hands = max(paired_hands, evalset.hands)
-        self.house_way = run_policy(self.env, HouseWayPolicy.from_env(self.env), self.seeds)
-
-    def score(self, policy) -> dict:
-        rec = run_policy(self.env, policy, self.seeds)
-        out = self.evalset.score(rec.settings[: self.evalset.hands], rec.cards)
-        d, dci = mean_ci(rec.reward - self.house_way.reward)
-        r, rci = mean_ci(rec.reward)
-        out.update({"paired_hands": self.paired_hands, "diff_vs_house_way": d, "diff_vs_house_way_ci95": dci,
-                    "mean_reward": r, "reward_ci95": rci, "foul_rate": float(rec.fouled.mean())})
-        return out
-
-    def close(self):
-        self.env.close()
-
 
 def _regret_callback(scorer: Scorer, eval_every: int, make_policy: Callable, points: list):
     from stable_baselines3.common.callbacks import BaseCallback
@@ -175,51 +189,93 @@ def check_buildable(cfg: BenchmarkConfig) -> None:
 
     for e in cfg.envs:
         for a in cfg.algorithms:
-            spec = RunSpec(e, a, 0, cfg.total_timesteps, cfg.eval_every, 2, 2, 0)
+            spec = RunSpec(e, a.on(e), 0, cfg.total_timesteps, cfg.eval_every, 2, 2, 0, 1)
             try:
-                model, venv = build_model(spec, n_envs=a.n_envs)
+                model, venv = build_model(spec)
                 venv.close()
                 del model
             except Exception as err:  # noqa: BLE001 - any failure here is a configuration error
                 raise ConfigError(f"algorithm {a.name!r} cannot be built on {e.id}: {type(err).__name__}: {err}") from None
 
 
-def run_one(spec: RunSpec, evalset: EvalSet) -> dict:
-    """Train one run and score it at step 0, every ``eval_every`` steps and at the end. Returns the
-    result dict (no files written: the caller stores it)."""
+class TaskScorers:
+    """Every (task, split) scorer of a run behind one ``score(model)``: the learning-curve point
+    holds each task's validation and test scores under ``tasks``; its top-level ``mean_regret``
+    and ``regret_ci95`` are the first task's *validation* scores (what a log line or an early
+    stop may read)."""
+
+    def __init__(self, data: dict, paired_hands: int, name: str):
+        from splitpoker.agents.benchmark.tasks import make_scorer
+        from splitpoker.agents.policies.baselines import Policy, SB3Policy
+
+        self.scorers = {(label, split): make_scorer(d, paired_hands) for label, splits in data.items()
+                        for split, d in splits.items()}
+        self.primary = next(iter(data))
+        self._policies: dict = {}
+        self._sb3, self._policy, self._name = SB3Policy, Policy, name
+
+    def _policy_for(self, key, model):
+        if key not in self._policies or self._policies[key].model is not model:
+            self._policies[key] = self._sb3.from_env(self.scorers[key].env, model=model, name=self._name)
+        return self._policies[key]
+
+    def score(self, model) -> dict:
+        tasks: dict = {}
+        for key, scorer in self.scorers.items():
+            tasks.setdefault(key[0], {})[key[1]] = scorer.score(self._policy_for(key, model))
+        first = tasks[self.primary]["validation"]
+        return {"mean_regret": first["mean_regret"], "regret_ci95": first["regret_ci95"], "tasks": tasks}
+
+    def close(self):
+        for s in self.scorers.values():
+            s.close()
+
+
+def run_one(spec: RunSpec, data: dict) -> dict:
+    """Train one run and score it at step 0, every ``eval_every`` steps and at the end on every
+    task of its environment, validation and test split (``data[label][split]``: the
+    :class:`splitpoker.agents.benchmark.tasks.TaskData` the driver prepared). Returns the result
+    dict (no files written: the caller stores it), with the machine, wall and CPU seconds and
+    the end-to-end training speed."""
     import torch
     from stable_baselines3.common.utils import set_random_seed
 
-    from splitpoker.agents.policies.baselines import SB3Policy
-
     torch.set_num_threads(1)
     set_random_seed(spec.seed)
-    t_start = time.perf_counter()
+    t_start, cpu_start = time.perf_counter(), time.process_time()
     model, venv = build_model(spec)
-    scorer = Scorer(spec.env, evalset, spec.eval_paired_hands)
+    scorers = TaskScorers(data, spec.eval_paired_hands, spec.algo.name)
     points: list[dict] = []
-    policy = SB3Policy.from_env(scorer.env, model=model, name=spec.algo.name)
     warm, warm_seconds = None, 0.0
     if spec.algo.warm_start is not None:
         t0 = time.perf_counter()
         warm = warm_start_model(model, spec)
         warm_seconds = time.perf_counter() - t0
-    callback = _regret_callback(scorer, spec.eval_every, lambda m: policy, points)
-    t0 = time.perf_counter()
+    callback = _regret_callback(scorers, spec.eval_every, lambda m: m, points)
+    t0, cpu0 = time.perf_counter(), time.process_time()
     model.learn(total_timesteps=spec.total_timesteps, callback=callback, progress_bar=False)
     if points[-1]["steps"] != model.num_timesteps:
         callback.evaluate()
     wall = time.perf_counter() - t0 + warm_seconds
+    cpu_train = time.process_time() - cpu0  # scoring included; subtracted below by its wall share
     venv.close()
-    scorer.close()
+    scorers.close()
     buf = io.BytesIO()
     model.save(buf)
+    train_seconds = wall - callback.eval_seconds
+    steps = int(model.num_timesteps)
+    timing = {"train_seconds": train_seconds, "eval_seconds": callback.eval_seconds, "warm_start_seconds": warm_seconds,
+              "wall_seconds": time.perf_counter() - t_start, "cpu_seconds": time.process_time() - cpu_start,
+              "train_cpu_seconds_with_scoring": cpu_train,
+              "steps_per_second": steps / train_seconds if train_seconds > 0 else float("nan")}
     return {MODEL_KEY: buf.getvalue(), "format": RESULT_FORMAT, "run_id": spec.run_id, "spec": spec.to_dict(), "spec_digest": spec.digest,
             "env": spec.env.label, "env_id": spec.env.id, "algorithm": spec.algo.name, "seed": spec.seed,
-            "steps": int(model.num_timesteps), "train_seconds": wall - callback.eval_seconds,
-            "eval_seconds": callback.eval_seconds, "total_seconds": time.perf_counter() - t_start,
+            "steps": steps, "train_seconds": train_seconds,
+            "eval_seconds": callback.eval_seconds, "total_seconds": timing["wall_seconds"],
+            "steps_per_second": timing["steps_per_second"], "timing": timing, "machine": machine(),
             "warm_start": warm, "warm_start_seconds": warm_seconds,
-            "evalset_sha256": evalset.sha256, "versions": versions(), "curve": points, "final": points[-1]}
+            "evalsets": {label: {split: d.identity for split, d in splits.items()} for label, splits in data.items()},
+            "versions": versions(), "curve": points, "final": points[-1]}
 
 
 def warm_start_model(model, spec: RunSpec) -> dict:
@@ -242,11 +298,13 @@ def warm_start_model(model, spec: RunSpec) -> dict:
         return warm_start(model, lambda: gym.make(spec.env.id, **spec.env.kwargs), ws, Path(tmp), log=lambda m: None)
 
 
-def _ray_run_one(spec_dict: dict, evalset: EvalSet) -> dict:
+def _ray_run_one(spec_dict: dict, data: dict) -> dict:
     """Ray task body: rebuild the spec (plain data travels better than dataclasses)."""
-    return run_one(spec_from_dict(spec_dict), evalset)
+    return run_one(spec_from_dict(spec_dict), data)
 
 
 def spec_from_dict(d: dict) -> RunSpec:
-    return RunSpec(EnvSpec(**d["env"]), AlgoSpec(**d["algo"]), *(d[k] for k in (
-        "seed", "total_timesteps", "eval_every", "eval_hands", "eval_paired_hands", "eval_seed")))
+    env = {**d["env"], "tasks": tuple(d["env"].get("tasks") or ())}
+    return RunSpec(EnvSpec(**env), AlgoSpec(**d["algo"]), *(d[k] for k in (
+        "seed", "total_timesteps", "eval_every", "eval_hands", "eval_paired_hands", "validation_seed", "test_seed",
+        "card_removal_hands", "card_removal_margin")))

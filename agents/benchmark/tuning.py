@@ -126,7 +126,7 @@ def run_trial(trial, cfg: BenchmarkConfig, env: EnvSpec, algo: AlgoSpec, evalset
 
     sampled = sample_algo(trial, algo)
     spec = RunSpec(env, sampled, seed, cfg.total_timesteps, cfg.eval_every, cfg.eval_hands, cfg.eval_paired_hands,
-                   cfg.eval_seed)
+                   cfg.validation_seed, cfg.test_seed)  # the test seed only names the grid: trials score validation
     torch.set_num_threads(1)
     set_random_seed(seed)
     model, venv = build_model(spec)
@@ -301,7 +301,8 @@ def summary(study, cfg: BenchmarkConfig, env: EnvSpec, algo: AlgoSpec, evalset, 
                 "policy_kwargs": b.user_attrs.get("policy_kwargs")}
     return {"study": study.study_name, "command": command, "grid": cfg.name, "env": env.label, "env_id": env.id,
             "algorithm": algo.name, "policy": algo.policy, "seed": seed, "timesteps_per_trial": cfg.total_timesteps,
-            "eval_every": cfg.eval_every, "evalset": {"hands": evalset.hands, "seed": evalset.seed, "sha256": evalset.sha256},
+            "eval_every": cfg.eval_every, "evalset": {"split": "validation", "hands": evalset.hands, "seed": evalset.seed,
+                                                               "sha256": evalset.sha256},
             "space": [list(map(str, s)) for s in search_space(algo)], "trials_done": done_trials(study),
             "best": best, "trials": rows}
 
@@ -334,7 +335,8 @@ def tune(cfg: BenchmarkConfig, algo_name: str, env_label: str | None, trials: in
     name, settings = f"{cfg.name}-{env.label}-{algo.name}", study_settings(cfg, env, algo, seed)
     optuna.logging.set_verbosity(optuna.logging.WARNING)
     check_existing_study(Path(out), name, settings, log)
-    evalset = load_evalset(env.id, env.kwargs, cfg.eval_hands, cfg.eval_seed, log=log)
+    # the validation set only: the test set is for the published table, never for choosing
+    evalset = load_evalset(env.id, env.kwargs, cfg.eval_hands, cfg.validation_seed, log=log)
     study = open_study(Path(out), name, seed, trials, settings)
     done = done_trials(study)
     if progress is not None and done:

@@ -16,6 +16,19 @@ Cached layout, ``float64[hands, 7 + n_settings]``::
 Scoring a policy: the setting it plays on hand ``i`` (``-1`` for a penalised invalid action,
 counted as EV −1, what a foul loses) → regret ``max(ev[i]) - ev[i, setting]``. The evaluation set's
 *hash* is the SHA-256 of the cached array file (recorded in every benchmark run directory).
+
+A benchmark grid draws two sets per environment from two seeds: a *validation* set (tuning,
+selecting rows, early stopping) and a *test* set (the published table only);
+:func:`check_disjoint` refuses two sets that share a hand.
+
+**Card-removal sets** (:func:`load_card_removal_set`): the hands on which the strategy table
+(:mod:`splitpoker.agents.policies.strategy_table`, exact EVs that ignore which cards the player
+holds) plays a setting whose exact EV is below the optimum's. Candidates are the deals of the
+same seed stream in order; a candidate is solved only when the table's two best settings are
+within ``margin`` of each other by table EV (card removal moves a setting's EV by far less than
+the default 0.03: docs/rl_benchmark.md measures how many differing hands a margin misses), and
+kept when the table's setting is strictly worse than the optimum. Cached layout
+``float64[hands, 8 + n_settings]``: the seven cards, the hand's reset seed, the setting EVs.
 """
 
 from __future__ import annotations
@@ -55,6 +68,8 @@ class EvalSet:
     cards: np.ndarray
     ev: np.ndarray
     sha256: str
+    kind: str = "setting"  # or "card_removal": hands where the strategy table is not optimal
+    candidates: int = 0  # card removal: deals scanned to find the hands
 
     @property
     def hands(self) -> int:
@@ -152,3 +167,81 @@ def load_evalset(env_id: str, env_kwargs: dict, hands: int, seed: int, *, solver
     cards = arr[:, :7].astype(np.int64)
     return EvalSet(env_id, game.game, game.style.value, int(seed), tuple(seeds), cards,
                    np.ascontiguousarray(arr[:, 7:]), meta["sha256"])
+
+
+CARD_REMOVAL_MARGIN = 0.03
+MAX_CANDIDATES_PER_HAND = 400  # a stream that yields fewer differing hands than 1 in 400 is refused
+
+
+def build_card_removal_array(env, game: Game, hands: int, seed: int, margin: float, solver=None, table=None,
+                             progress=None) -> np.ndarray:
+    """Scan the deals of ``hand_seeds(seed, ...)`` in order; keep the first ``hands`` on which the
+    strategy table's setting is exactly worse than the optimum (no cache). Row layout: cards,
+    reset seed, setting EVs; the scan count is stored in the last row's padding (see caller)."""
+    from splitpoker.agents.policies.strategy_table import StrategyTable, best_setting
+    from splitpoker.envs.solver.exact import ExactSolver
+
+    solver = solver or ExactSolver(game)
+    table = table or StrategyTable(game)
+    limit = hands * MAX_CANDIDATES_PER_HAND
+    stream = hand_seeds(seed, limit)
+    rows, scanned = [], 0
+    for s in stream:
+        if len(rows) == hands:
+            break
+        scanned += 1
+        env.reset(seed=s)
+        cards = np.sort(np.asarray(env.unwrapped.player, dtype=np.int64))
+        r = table.evaluate(cards)
+        ev = np.where(r.fouled, -np.inf, r.ev)
+        top2 = np.sort(ev)[-2:]
+        if top2[1] - top2[0] >= margin:
+            continue
+        choice = best_setting(r, game.house_way(cards).setting)
+        exact = solver.solve(cards)
+        if choice in set(exact.optimal_settings().tolist()):
+            continue
+        rows.append(np.concatenate([cards.astype(np.float64), [float(s)], exact.ev]))
+        if progress is not None:
+            progress(1)
+    if len(rows) < hands:
+        raise ValueError(f"only {len(rows)} card-removal hands in the first {limit:,} deals of seed {seed}: "
+                         f"raise the margin ({margin}) or ask for fewer hands")
+    out = np.stack(rows)
+    return np.vstack([out, np.full((1, out.shape[1]), float(scanned))])  # last row: the scan count
+
+
+def load_card_removal_set(env_id: str, env_kwargs: dict, hands: int, seed: int, *, margin: float = CARD_REMOVAL_MARGIN,
+                          solver=None, progress=None, log=None) -> EvalSet:
+    """The cached card-removal set of ``hands`` hands (built on first use; each solved candidate
+    costs one exact solve)."""
+    import json
+
+    if not isinstance(hands, int) or isinstance(hands, bool) or hands < 2:
+        raise ValueError(f"hands={hands!r}: expected an integer >= 2 (a confidence interval needs two hands)")
+    if isinstance(margin, bool) or not isinstance(margin, (int, float)) or not margin > 0:
+        raise ValueError(f"margin={margin!r}: expected a table-EV margin > 0")
+    env = make_eval_env(env_id, env_kwargs)
+    try:
+        game = game_of_env(env)
+        key = {**evalset_key(env_id, game, hands, seed), "what": "rl card-removal set", "margin": float(margin)}
+        name = f"rlcr-{game.game}-{game.style.value}"
+        arr = load_or_build(name, key, lambda: build_card_removal_array(env, game, hands, seed, margin, solver,
+                                                                        progress=progress), log=log)
+    finally:
+        env.close()
+    meta = json.loads(entry_paths(name, key)[1].read_text())
+    scanned, arr = int(arr[-1, 0]), arr[:-1]
+    return EvalSet(env_id, game.game, game.style.value, int(seed), tuple(int(x) for x in arr[:, 7]),
+                   arr[:, :7].astype(np.int64), np.ascontiguousarray(arr[:, 8:]), meta["sha256"], "card_removal",
+                   scanned)
+
+
+def check_disjoint(a: EvalSet, b: EvalSet, what: str = "validation and test sets") -> None:
+    """Refuse two evaluation sets that share a hand (the same seven cards)."""
+    if a.seed == b.seed:
+        raise ValueError(f"the {what} share seed {a.seed}: expected two different seeds")
+    shared = {tuple(c) for c in a.cards.tolist()} & {tuple(c) for c in b.cards.tolist()}
+    if shared:
+        raise ValueError(f"the {what} (seeds {a.seed}, {b.seed}) share {len(shared)} hand(s), e.g. {sorted(shared)[0]}: "
+                         "expected disjoint sets")
