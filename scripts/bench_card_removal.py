@@ -83,7 +83,7 @@ def parse_args(argv=None):
 
 def build_policies(env, names: list[str]):
     from splitpoker.agents.policies.baselines import BASELINES, SB3Policy, make_baseline
-    from splitpoker.agents.training.run import load_model
+    from splitpoker.agents.training.models import load_model
 
     out = {}
     for m in names:
@@ -99,7 +99,7 @@ def model_env(names: list[str], game: str) -> tuple[str, dict]:
     """The environment to play in: the game's setting env, with the observation options of the
     saved models among ``names`` (they must agree on the env id)."""
     from splitpoker.agents.policies.baselines import BASELINES
-    from splitpoker.agents.training.run import load_model
+    from splitpoker.agents.training.models import load_model
 
     env_id, kw = ENVS[game]
     configs = []

@@ -76,7 +76,7 @@ def make_policy(name: str, env, seed: int):
 
     u = env.unwrapped
     if name.endswith(".zip"):
-        from splitpoker.agents.training.run import load_model
+        from splitpoker.agents.training.models import load_model
 
         model, _ = load_model(name)
         masked = type(model).__name__.startswith("Maskable")

@@ -131,7 +131,7 @@ def main(argv=None) -> int:
         print(f"resume with: {_resume_command(e.run_dir)}", file=sys.stderr)
         return e.exit_code
     except KeyboardInterrupt as e:
-        print(f"\naborted: {e or 'interrupted before training started'}; nothing saved in this session",
+        print(f"\naborted: {str(e) or 'interrupted before training started'}; nothing saved in this session",
               file=sys.stderr)
         return cli.interrupt_exit_code()
     for signum in (signal.SIGINT, signal.SIGTERM):  # the final model is saved: finish printing, exit 0

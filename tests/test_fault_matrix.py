@@ -64,6 +64,12 @@ SCRIPTS = {
         "bound": (["--game", "asia", "--samples", "100000001", "Qh Th 8h 3h Kd 5d Tc"],
                   "argument --samples: 100000001: expected an integer 1..100,000,000"),
     },
+    "bench_card_removal": {
+        "interrupt": (["--game", "paigow", "--hands", "2000", "--seed", "91"], False, True),
+        "state": na("reads no file back (its evaluation hands and removal arrays: the cache, tests/test_cache.py)"),
+        "output": (["--out", "{u}/c.json"], "/proc"),
+        "bound": (["--hands", "100001"], "argument --hands: 100001: expected an integer 2..100,000"),
+    },
     "bench_scorer_speed": {
         "interrupt": (["--steps", "1000000"], False, True),
         "state": na("reads no file back"),
@@ -109,6 +115,13 @@ SCRIPTS = {
         "output": na("writes no file (stdout only)"),
         "bound": (["--style", "asia-borgata", "--max-tasks", "1000000001"],
                   "argument --max-tasks: 1000000001: expected an integer 1..1,000,000,000"),
+    },
+    "dataset": {
+        "interrupt": (["--policy", "table", "--episodes", "200000", "--out", "{t}/d.parquet"], False, True),
+        "state": na("reads no state file of its own (a saved model given as --policy: tests/test_training.py)"),
+        "output": (["--policy", "table", "--episodes", "2", "--out", "{u}/d.parquet"], "/proc"),
+        "bound": (["--policy", "table", "--episodes", "10000001", "--out", "{t}/d.parquet"],
+                  "argument --episodes: 10000001: expected an integer 1..10,000,000"),
     },
     "demo": {
         "interrupt": (["--timesteps", "2000"], False, True),

@@ -135,8 +135,8 @@ def test_resume_refuses_another_game(tmp_path, capsys):
     (["--out", "x.txt"], "unknown extension '.txt'"),
     (["--out", "x"], "unknown extension ''"),
     (["--hands", "0"], "argument --hands: 0: expected an integer 1..1,000,000"),
-    (["--max-pool-card", "13"], "--max-pool-card 13"),
-    (["--max-pool-card", "54"], "--max-pool-card 54"),
+    (["--max-pool-card", "13"], "--max-pool-card: 13"),
+    (["--max-pool-card", "54"], "--max-pool-card: 54"),
     (["--style", "paigow-igw"], "is for paigow, not asia"),
 ])
 def test_bad_input_exit_2(tmp_path, capsys, args, fragment):

@@ -234,10 +234,10 @@ def test_readme_table_example_runs():
     import re
     from pathlib import Path
 
-    text = (Path(__file__).resolve().parent.parent / "README.md").read_text()
+    text = (Path(__file__).resolve().parent.parent / "docs" / "usage.md").read_text()
     code = re.search(r"```python\n(from splitpoker.envs.table import.*?)```", text, re.S).group(1)
     scope = {}
-    exec(compile(code, "README.md", "exec"), scope)
+    exec(compile(code, "docs/usage.md", "exec"), scope)
     assert all(scope["terms"].values()) and set(scope["rewards"]) == {"seat_1", "seat_2", "seat_3"}
 
 
