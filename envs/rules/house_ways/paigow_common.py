@@ -8,7 +8,7 @@ import numpy as np
 from numba import njit
 
 from splitpoker.envs.rules.games.paigow import FRONT_POS, N_PAIGOW_SETTINGS
-from splitpoker.envs.rules.house_ways.common import rank_of
+from splitpoker.envs.rules.house_ways.common import group_hand, rank_of
 from splitpoker.envs.rules.ranking.categories import HandCategory as C
 
 # --------------------------------------------------------------------------------------------
@@ -83,3 +83,26 @@ def best_front_in(br, fr, cat_a, cat_b):
             bf = fr[s]
             bb = br[s]
     return best
+
+
+@njit(cache=True, inline="always")
+def rank_masks(hand, rk, gr, gs, gc):
+    """The hand's 13-bit rank masks by multiplicity (the joker is an ace): ``(singles, pairs,
+    trips, quads_rank or -1, five_aces)``; ``rk, gr, gs, gc`` are :func:`group_hand`'s work arrays."""
+    m1 = 0
+    m2 = 0
+    m3 = 0
+    q = -1
+    five = False
+    for k in range(group_hand(hand, rk, gr, gs, gc)):
+        n = gc[k]
+        if n == 1:
+            m1 |= 1 << gr[k]
+        elif n == 2:
+            m2 |= 1 << gr[k]
+        elif n == 3:
+            m3 |= 1 << gr[k]
+        else:
+            q = gr[k]
+            five = n == 5
+    return m1, m2, m3, q, five

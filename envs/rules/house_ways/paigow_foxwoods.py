@@ -59,7 +59,6 @@ from splitpoker.envs.rules.house_ways.common import (
     SCRATCH_SIZE,
     SEVEN,
     TEN,
-    group_hand,
     may_make_straight_or_flush,
     paigow_best_unfouled,
     rank_of,
@@ -67,6 +66,7 @@ from splitpoker.envs.rules.house_ways.common import (
 from splitpoker.envs.rules.house_ways.paigow_common import (
     CLASS_CATEGORY,
     drop_rank,
+    rank_masks,
     setting_for_front_ranks,
     top_rank,
 )
@@ -378,22 +378,7 @@ def house_way_foxwoods_core(hand, back_rank, back_to_two, readings, br, fr, rk, 
     """(setting, rule id) of the sorted hand under the Foxwoods way read with ``readings`` (0 =
     as decided); ``br``, ``fr`` (21 each) and ``rk, gr, gs, gc`` (:data:`SCRATCH_SIZE` each) are
     work arrays."""
-    m1 = 0
-    m2 = 0
-    m3 = 0
-    q = -1
-    five = False
-    for k in range(group_hand(hand, rk, gr, gs, gc)):
-        n = gc[k]
-        if n == 1:
-            m1 |= 1 << gr[k]
-        elif n == 2:
-            m2 |= 1 << gr[k]
-        elif n == 3:
-            m3 |= 1 << gr[k]
-        else:
-            q = gr[k]
-            five = n == 5
+    m1, m2, m3, q, five = rank_masks(hand, rk, gr, gs, gc)
     n2 = popcount(m2)
     n3 = popcount(m3)
 

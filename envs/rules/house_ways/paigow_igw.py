@@ -49,7 +49,6 @@ from splitpoker.envs.rules.house_ways.common import (
     SIX,
     TEN,
     TWO,
-    group_hand,
     may_make_straight_or_flush,
     paigow_best_unfouled,
 )
@@ -57,6 +56,7 @@ from splitpoker.envs.rules.house_ways.paigow_common import (
     CLASS_CATEGORY,
     best_front_in,
     drop_rank,
+    rank_masks,
     setting_for_front_ranks,
     top_rank,
 )
@@ -359,22 +359,7 @@ def rule_royal_flush(br, fr):
 @njit(cache=True)
 def house_way_igw_core(hand, back_rank, back_to_two, br, fr, rk, gr, gs, gc):
     # rank masks by multiplicity (the joker is an ace)
-    m1 = 0
-    m2 = 0
-    m3 = 0
-    q = -1
-    five = False
-    for k in range(group_hand(hand, rk, gr, gs, gc)):
-        n = gc[k]
-        if n == 1:
-            m1 |= 1 << gr[k]
-        elif n == 2:
-            m2 |= 1 << gr[k]
-        elif n == 3:
-            m3 |= 1 << gr[k]
-        else:
-            q = gr[k]
-            five = n == 5
+    m1, m2, m3, q, five = rank_masks(hand, rk, gr, gs, gc)
     n2 = popcount(m2)
     n3 = popcount(m3)
     two_pair = n2 == 2 and n3 == 0 and q < 0
