@@ -11,11 +11,18 @@ so a crash never leaves a half-written entry under the final name. On load the m
 match the requested key and format and the data's SHA-256 must match: a corrupt or stale entry is
 reported with a warning naming the file and the reason, and rebuilt — never silently used.
 
-Nothing is created or deleted until something is saved: the directory is made by the first
-:func:`save`, and entries an update made useless (tables of older rules sources) are pruned just
+Nothing is created or deleted until something is built: the directory is made by the first
+build (its lock) or :func:`save`, and entries an update made useless (tables of older rules sources) are pruned just
 after their replacement is written. If saving fails (a read-only disk, a cache path that is a
 file), :func:`load_or_build` warns, naming the path and what is expected, and returns the result
 it computed: work is never lost to the cache.
+
+One build at a time: when an entry is missing, :func:`load_or_build` builds it under an exclusive
+lock (``locks/<name>-<key digest>.lock``, POSIX ``flock``), so processes that need the same table
+at once (pytest-xdist workers, Ray workers, two scripts) build it once: the others wait, then load
+what the first saved. The lock file is removed after the build. Where no lock can be taken (no
+``fcntl``, a read-only directory) each process builds as before; atomic saves keep every entry
+whole either way.
 
 Command line (list, prune or clear the cache): ``scripts/cache.py --list / --prune / --clear``.
 """
@@ -28,7 +35,8 @@ import os
 import re
 import tempfile
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -154,32 +162,85 @@ def load_or_build(name: str, key: dict[str, Any], build: Callable[[], np.ndarray
     :func:`prune`). If saving fails (``OSError``: read-only or full disk, a cache path that is a
     file) a warning names the path and the built array is returned anyway."""
     say = log or (lambda msg: None)
-    if use_cache:
+    if not use_cache:
+        return build()
+    try:
+        arr = load(name, key, directory, mmap=mmap)
+        say(f"loaded {name} from cache ({entry_paths(name, key, directory)[0]})")
+        return arr
+    except CacheError as e:
+        first_error = e
+    with build_lock(name, key, directory, say):
+        if "is missing" in str(first_error):
+            try:  # another process may have built it while this one waited for the lock
+                arr = load(name, key, directory, mmap=mmap)
+                say(f"loaded {name} from cache, built by another process ({entry_paths(name, key, directory)[0]})")
+                return arr
+            except CacheError as e:
+                first_error = e
+        if "is missing" in str(first_error):
+            say(f"{name}: no cache entry yet, building")
+        else:
+            warnings.warn(f"{first_error}; rebuilding", stacklevel=2)
+            say(f"{first_error}; rebuilding")
+        return _build_and_save(name, key, build, directory, mmap, say, log, prune_prefix, keep)
+
+
+@contextmanager
+def build_lock(name: str, key: dict[str, Any], directory: Path | None = None,
+               say: Callable[[str], None] | None = None) -> Iterator[None]:
+    """Hold the exclusive build lock of an entry (see the module docstring); waits while another
+    process holds it (Ctrl-C interrupts the wait). Without ``fcntl`` or a writable directory: no
+    lock."""
+    try:
+        import fcntl
+    except ImportError:  # not POSIX
+        yield
+        return
+    data_path, _ = entry_paths(name, key, directory)
+    lock_path = data_path.parent / "locks" / f"{data_path.stem}.lock"
+    try:
+        lock_path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o600)
+    except OSError:  # read-only or unusable directory: build unlocked (saving will warn)
+        yield
+        return
+    try:
         try:
-            arr = load(name, key, directory, mmap=mmap)
-            say(f"loaded {name} from cache ({entry_paths(name, key, directory)[0]})")
-            return arr
-        except CacheError as e:
-            if "is missing" in str(e):
-                say(f"{name}: no cache entry yet, building")
-            else:
-                warnings.warn(f"{e}; rebuilding", stacklevel=2)
-                say(f"{e}; rebuilding")
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            if say is not None:
+                say(f"{name}: another process is building it, waiting for {lock_path}")
+            fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        # the lock file goes with the build (a process still waiting on it then finds the entry
+        # saved; if the save failed, two processes may build at once: wasted work, never a torn
+        # entry, since saves are atomic)
+        for remove in (lock_path.unlink, lock_path.parent.rmdir):
+            try:
+                remove()
+            except OSError:
+                pass
+        os.close(fd)  # releases the lock
+
+
+def _build_and_save(name, key, build, directory, mmap, say, log, prune_prefix, keep) -> np.ndarray:
+    """:func:`load_or_build`'s build and save (under the build lock)."""
     arr = build()
-    if use_cache:
-        try:
-            path = save(name, key, arr, directory)
-        except OSError as e:
-            msg = (f"could not save {name} to the cache ({e}); the result is used for this run only and will be "
-                   f"computed again next time")
-            warnings.warn(msg, stacklevel=2)
-            say(msg)
-            return arr
-        say(f"cached {name} at {path}")
-        if prune_prefix is not None and keep is not None:
-            prune(prune_prefix, keep, directory, log=log)
-        if mmap:
-            return load(name, key, directory, mmap=True)
+    try:
+        path = save(name, key, arr, directory)
+    except OSError as e:
+        msg = (f"could not save {name} to the cache ({e}); the result is used for this run only and will be "
+               f"computed again next time")
+        warnings.warn(msg, stacklevel=3)
+        say(msg)
+        return arr
+    say(f"cached {name} at {path}")
+    if prune_prefix is not None and keep is not None:
+        prune(prune_prefix, keep, directory, log=log)
+    if mmap:
+        return load(name, key, directory, mmap=True)
     return arr
 
 
@@ -309,8 +370,9 @@ def clear(directory: Path | None = None) -> dict[str, Any]:
     for p in _leftover_temp_files(d):
         p.unlink(missing_ok=True)
         removed.append(str(p))
-    if (d / "numba").is_dir():
-        shutil.rmtree(d / "numba")
-        removed.append(str(d / "numba"))
+    for sub in ("numba", "locks"):
+        if (d / sub).is_dir():
+            shutil.rmtree(d / sub)
+            removed.append(str(d / sub))
     return {"directory": str(d), "removed": removed}
 
