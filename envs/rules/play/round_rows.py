@@ -170,9 +170,13 @@ class RoundRows:
         assert len(game) == len(K.GAME_FIELDS)
         return game
 
+    def game_field(self, name: str):
+        """One field of the kernel's ``game`` tuple by its name (:data:`~splitpoker.envs.rules.play.kernel.GAME_FIELDS`)."""
+        return self._game[K.GAME_FIELDS.index(name)]
+
     @property
     def value_scale(self) -> np.ndarray:
-        return self._game[K.GAME_FIELDS.index("value_scale")]
+        return self.game_field("value_scale")
 
     def outputs(self, same_step: bool = False) -> Outputs:
         return Outputs(self.n, self.obs_size, same_step)
