@@ -181,18 +181,21 @@ class RoundRows:
     def outputs(self, same_step: bool = False) -> Outputs:
         return Outputs(self.n, self.obs_size, same_step)
 
-    def reset(self, which: np.ndarray | None = None, run: Callable[..., None] | None = None) -> Outputs:
+    def reset(self, which: np.ndarray | None = None, run: Callable[..., None] | None = None,
+              out: Outputs | None = None) -> Outputs:
         """A new round in every row with ``which[i]`` (default: all); every row's observation and
-        mask are written (``out.obs``)."""
+        mask are written (``out.obs``). ``out``: a block of :meth:`outputs` to write into instead of
+        a fresh one (a caller that reads it before the next call)."""
         which = np.ones(self.n, dtype=np.bool_) if which is None else which
-        out = self.outputs(False)
+        out = out if out is not None else self.outputs(False)
         (run or self._run)(K.advance_range, self.n, True, which, self._no_actions, self._game, self._state,
                            out.fields)
         return out
 
-    def step(self, actions: np.ndarray, run: Callable[..., None] | None = None) -> Outputs:
-        """One action per row (``int64[n]``, checked by the caller, e.g. with :meth:`refused`)."""
-        out = self.outputs(self.options.mode == K.SAME_STEP)
+    def step(self, actions: np.ndarray, run: Callable[..., None] | None = None, out: Outputs | None = None) -> Outputs:
+        """One action per row (``int64[n]``, checked by the caller, e.g. with :meth:`refused`);
+        ``out`` as in :meth:`reset`."""
+        out = out if out is not None else self.outputs(self.options.mode == K.SAME_STEP)
         (run or self._run)(K.advance_range, self.n, False, self._no_which, actions, self._game, self._state,
                            out.fields)
         return out

@@ -245,6 +245,7 @@ class Table:
             for name, key in (("line_of_code", "line_of_code"), ("line_odds", "line_odds"), ("max_payout", "bonus_cap")):
                 assert np.array_equal(self.rows.game_field(name), self._a[key])
         self._actions = np.zeros(len(taken), dtype=np.int64)
+        self._out = self.rows.outputs()  # read before the next reset or step
         self.new_round()
 
     # ---- state ------------------------------------------------------------------------------
@@ -390,7 +391,7 @@ class Table:
             rows.player[r] = self.hands[s]
             rows.dealers[r, 0] = self.hands[DEALER]
             which[r] = True
-        rows.reset(which)
+        rows.reset(which, out=self._out)
         for s, (main, bonus, _) in self.bets.items():
             r = self._row[s]
             rows.main_wager[r], rows.bonus_wager[r] = main, bonus
@@ -445,18 +446,20 @@ class Table:
 
     def _step_rows(self) -> Outputs:
         """Step the rows in play: a player seat's setting, a house-way seat's house-way action."""
-        actions, in_play = self._actions, np.zeros(self.rows.n, dtype=np.bool_)
-        for s in self.bets:
+        actions, ranges = self._actions, []
+        for s in sorted(self.bets):
             r = self._row[s]
-            in_play[r] = True
             actions[r] = self.settings[s] if self.kinds[s - 1] == SeatKind.PLAYER else self.rules.n_settings
-        bounds = np.flatnonzero(np.diff(np.concatenate(([0], in_play.view(np.int8), [0]))))
+            if ranges and ranges[-1][1] == r:
+                ranges[-1][1] = r + 1
+            else:
+                ranges.append([r, r + 1])
 
         def run(kernel, n, *args):  # the rows in play only, by contiguous ranges
-            for lo, hi in zip(bounds[::2], bounds[1::2], strict=True):
-                kernel(int(lo), int(hi), *args)
+            for lo, hi in ranges:
+                kernel(lo, hi, *args)
 
-        return self.rows.step(actions, run=run)
+        return self.rows.step(actions, run=run, out=self._out)
 
 
 def envy_line_of_hand(rules: TableRules, cards) -> str | None:
