@@ -233,9 +233,8 @@ class Table:
         self.kinds = tuple(kinds)  # seat s (1..6) is kinds[s - 1]
         self._a = self.rules.arrays()
         self.hands = np.zeros((N_SPOTS, HAND_SIZE), dtype=np.int64)
-        taken = self.taken
-        self._row = {s: r for r, s in enumerate(taken)}
-        self._seat_of_row = np.array(taken, dtype=np.int64)
+        taken = [s for s in range(1, MAX_SEATS + 1) if self.kinds[s - 1] != SeatKind.EMPTY]
+        self._row = {s: r for r, s in enumerate(taken)}  # seat -> its row, in seat order
         self.game = game = self.rules.make_game()
         n = self.rules.n_settings
         self.rows = RoundRows(game, len(taken), RoundOptions(
@@ -262,7 +261,8 @@ class Table:
 
     @property
     def taken(self) -> list[int]:
-        return [s for s in range(1, MAX_SEATS + 1) if self.kinds[s - 1] != SeatKind.EMPTY]
+        """The taken seats in seat order (row ``r`` of :attr:`rows` plays ``taken[r]``)."""
+        return list(self._row)
 
     def to_act(self) -> list[int]:
         """Seats that still have to act in the current phase (bet, or set a player hand)."""
@@ -426,15 +426,17 @@ class Table:
                 codes[s] = features_sorted(self.hands[s], a["cat5"])
             envy_pass(codes, envy, active, a["envy_amount"], envy_chips, hits)
         seats = {}
+        # Python values at once (per-element numpy scalars cost more than the round)
+        setting, fouled, won, line, main, bonus = (x.tolist() for x in (
+            out.setting, out.fouled, out.hands_won, out.bonus_line, out.main_chips, out.bonus_chips))
+        envy_chips, hits = envy_chips.tolist(), hits.tolist()
         for s, (m, b, e) in sorted(self.bets.items()):
             r = self._row[s]
-            main, bonus = out.main_chips[r], out.bonus_chips[r]
             seats[s] = SeatResult(
-                seat=s, kind=self.kinds[s - 1].name.lower(), cards=format_cards(self.hands[s]),
-                setting=int(out.setting[r]), fouled=bool(out.fouled[r]), hands_won=int(out.hands_won[r]),
-                main_wager=float(m), bonus_wager=float(b), envy=bool(e), main=float(main), bonus=float(bonus),
-                bonus_line=(rows.line_keys[out.bonus_line[r]] or None) if b > 0 else None,
-                envy_chips=float(envy_chips[s]), envy_hands=int(hits[s]), net=float(main + bonus + envy_chips[s]))
+                seat=s, kind=self.kinds[s - 1].name.lower(), cards=format_cards(self.hands[s]), setting=setting[r],
+                fouled=fouled[r], hands_won=won[r], main_wager=m, bonus_wager=b, envy=e, main=main[r], bonus=bonus[r],
+                bonus_line=(rows.line_keys[line[r]] or None) if b > 0 else None, envy_chips=envy_chips[s],
+                envy_hands=hits[s], net=main[r] + bonus[r] + envy_chips[s])
         if seats:
             ds = out.dealer_setting[self._row[next(iter(seats))]]
         else:  # every seat left after the deal: the dealer still sets the hand the house way
