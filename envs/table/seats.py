@@ -3,10 +3,16 @@ phase of actions applied at once with the project's invalid-action semantics. Sh
 PettingZoo environments (``asia_table_v0``, ``paigow_table_v0``) and the single-agent Gymnasium
 variant (``splitpoker.envs.table.gym_env``); imports neither PettingZoo nor Gymnasium.
 
+The seats' rounds are the table's rows of the round kernel
+(:attr:`splitpoker.envs.rules.table.table.Table.rows`): a seat's mask in the set phase, its setting
+values (``observe_settings``), fouls and house-way setting are read from its row; this module only
+maps them to the action layout below and applies one phase of actions.
+
 Per-seat action (``Discrete(n_bet + n_settings [+ 1])``, as the one-seat envs):
 ``0 .. n_bet-1`` bet levels (main level × bonus level; a Fortune bet of $5 or more takes the Envy
 bonus automatically when ``envy=True``), ``n_bet + s`` setting ``s``, then optionally "play the
-house way".
+house way" (the row's actions are settings ``0..S-1`` then the house way ``S``: the set phase's
+mask is the row's, shifted by ``n_bet``).
 
 Per-seat observation (``float32``, in [0, 1]): the 202 values of :mod:`splitpoker.envs.rules.play.observation` for the
 seat's own cards, phase and bets, then

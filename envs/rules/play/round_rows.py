@@ -3,11 +3,13 @@ the state arrays, the kernel's constants built once from a :class:`~splitpoker.e
 and :class:`RoundOptions`, and the reset and step calls.
 
 Every environment owns one: the single environment one row, the native vector environment
-``num_envs`` rows (stepped by ranges on its threads), a table one row per seat (with the deal
-preset by the table's deck). They only check actions, run :meth:`RoundRows.reset` /
-:meth:`RoundRows.step` and turn the :class:`Outputs` into their API::
+``num_envs`` rows (stepped by ranges on its threads), a table (:class:`splitpoker.envs.rules.table.table.Table`)
+one row per taken seat, with ``preset_deal`` (the table's deck writes ``player`` and ``dealers``),
+no bet table (the table checks its own wagers and writes ``main_wager`` / ``bonus_wager``) and the
+house-way action; it steps only the rows in play (``run``). They only check actions, run
+:meth:`RoundRows.reset` / :meth:`RoundRows.step` and turn the :class:`Outputs` into their API::
 
-    rows = RoundRows(Game("paigow"), 4, RoundOptions.for_table(bet_table, ...))
+    rows = RoundRows(Game("paigow"), 4, RoundOptions(bet_table=bet_table_of(levels), ...))
     rows.streams[:] = ...                 # or rows.round_seeds[:] = ... (seed_from_streams=False)
     out = rows.reset()                    # every row deals; out.obs, rows.mask
     out = rows.step(np.array([0, 1, 2, 3]))

@@ -16,7 +16,21 @@ hand of an empty seat is dead (never seen, never paid, never counted for Envy). 
 casino procedure (the deal does not depend on who sits down), and it does not change the
 distribution of any one hand.
 
-Settlement (:func:`settle_table`, numba; :class:`Table` is the validated Python API):
+Rounds: the seats are rows of one :class:`~splitpoker.envs.rules.play.round_rows.RoundRows`
+(row ``r`` plays the ``r``-th taken seat) of the table's :class:`~splitpoker.envs.rules.game.Game`
+(:meth:`TableRules.make_game`), the round kernel every environment runs. The table's deck
+presets each row's deal (the seat's hand, the dealer's hand); the kernel values every setting,
+marks the fouls, finds the house way, writes the mask and settles main bet and bonus. The rows
+have no bet phase (:meth:`Table.place_bet` checks any amount within the limits and writes the
+row's wagers) and one action after the settings, the house way. Only Envy, which reads the other
+seats' hands, is settled at the table (:func:`envy_pass`).
+
+:func:`settle_table` is the bulk path (``batch.py``: millions of house-way tables in numba
+``prange``, where Python-level rows would be far too slow): one dealt table settled in one call,
+composed of the same kernel functions (``settle_into``, ``bonus_chips``) and the same Envy pass;
+a test checks it against :meth:`Table.settle` on random tables.
+
+Settlement, either way:
 
 * main bet against the dealer's house-way hand, as in the one-seat game (:mod:`.asia`,
   :mod:`.paigow`); a fouled setting loses;
@@ -118,8 +132,9 @@ def envy_pass(codes, envy, active, envy_amount, out_envy, out_hits):
 def settle_table(game_id, style_id, rank, to_two, cat5, commission, hands, settings, active, main, bonus, envy,
                  line_of_code, line_odds, bonus_cap, envy_amount, out_setting, out_fouled, out_won, out_main,
                  out_bonus, out_code, out_envy, out_envy_hits, scratch):
-    """Settle one dealt table with the round kernel's functions. Arrays are indexed by spot index
-    0..6 (0 = dealer).
+    """Settle one dealt table with the round kernel's functions: the bulk path of
+    :mod:`splitpoker.envs.rules.table.batch` (:meth:`Table.settle` settles the same table as rows of
+    the round kernel; a test checks they agree). Arrays are indexed by spot index 0..6 (0 = dealer).
 
     ``settings[i]``: the seat's setting, or -1 for the house way; ``active[i]``: the seat is in
     play (taken, bet placed, hand live). ``main``/``bonus``: chips; ``envy[i]``: an Envy wager.
@@ -209,6 +224,12 @@ class Table:
     leaves the table unchanged. :meth:`leave` takes a seat out of the current round (its wagers
     are not settled and its hand, if dealt, is dead: the environments use it for a seat that made
     an illegal move).
+
+    The seats' rounds are :attr:`rows` (see the module docstring; ``mask_fouls``: the rows' mask
+    leaves out fouled settings, which :meth:`set_hand` still accepts): after the deal,
+    ``rows.ranks[row(seat)]``, ``rows.fouled``, ``rows.mask`` (settings ``0..S-1``, then the
+    house-way action ``S``) and :meth:`house_way_setting` are the seat's; :attr:`dealt` holds the
+    seats dealt in play.
 
     Example (fixed deck, first hand to seat 1)::
 
