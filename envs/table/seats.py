@@ -3,10 +3,16 @@ phase of actions applied at once with the project's invalid-action semantics. Sh
 PettingZoo environments (``asia_table_v0``, ``paigow_table_v0``) and the single-agent Gymnasium
 variant (``splitpoker.envs.table.gym_env``); imports neither PettingZoo nor Gymnasium.
 
+The seats' rounds are the table's rows of the round kernel
+(:attr:`splitpoker.envs.rules.table.table.Table.rows`): a seat's mask in the set phase, its setting
+values (``observe_settings``), fouls and house-way setting are read from its row; this module only
+maps them to the action layout below and applies one phase of actions.
+
 Per-seat action (``Discrete(n_bet + n_settings [+ 1])``, as the one-seat envs):
 ``0 .. n_bet-1`` bet levels (main level × bonus level; a Fortune bet of $5 or more takes the Envy
 bonus automatically when ``envy=True``), ``n_bet + s`` setting ``s``, then optionally "play the
-house way".
+house way" (the row's actions are settings ``0..S-1`` then the house way ``S``: the set phase's
+mask is the row's, shifted by ``n_bet``).
 
 Per-seat observation (``float32``, in [0, 1]): the 202 values of :mod:`splitpoker.envs.rules.play.observation` for the
 seat's own cards, phase and bets, then
@@ -34,9 +40,7 @@ from splitpoker.envs.config import config_class
 from splitpoker.envs.info import TABLE_INFO, complete
 from splitpoker.envs.rules.cards import format_cards
 from splitpoker.envs.rules.checks import is_integer, is_number
-from splitpoker.envs.rules.games.outcome import all_setting_values
 from splitpoker.envs.rules.games.spec import get_spec
-from splitpoker.envs.rules.house_ways.registry import house_way
 from splitpoker.envs.rules.play.observation import OBS_SIZE, fill_observation
 from splitpoker.envs.rules.table.table import MAX_SEATS, Phase, SeatKind, Table
 
@@ -96,7 +100,7 @@ class TableSeats:
         self.game = spec.name
         self.config = c = config
         self.rules = c.table_rules(envy=envy, envy_unit=envy_unit)
-        self.table = Table(self.rules, layout)
+        self.table = Table(self.rules, layout, mask_fouls=c.mask_fouls)
         self.envy = envy
         mains, bonuses = c.bet_levels
         self.bet_table = [(float(m), float(b)) for m in mains for b in bonuses]
@@ -106,11 +110,7 @@ class TableSeats:
         self.n_actions = self.n_bet + self.n_settings + (1 if c.allow_house_way_action else 0)
         self.width = spec.ranks_width
         self.obs_size = TABLE_OBS_SIZE + (self.n_settings * self.width if c.observe_settings else 0)
-        a = self.rules.arrays()
-        self._rank, self._to_two, self._style = a["rank"], a["to_two"], a["style_id"]
-        table = a["rank"]
-        n_classes = int(table.max()) + 1
-        self._scale = 1.0 / np.array([n_classes - 1, 90, 12][: self.width], dtype=np.float32)
+        self._scale = self.table.rows.value_scale
         self.main_max = self.rules.main_max
         self.bonus_max = self.rules.bonus_max
         hb = house_way_bet if house_way_bet is not None else (self.rules.main_min, 0.0)
@@ -119,9 +119,6 @@ class TableSeats:
         self.house_way_bet = self.rules.check_bet(hb[0], hb[1], self._takes_envy(hb[1]) if is_number(hb[1]) else False)
         self.player_seats = [s for s in self.table.taken if self.table.kinds[s - 1] == SeatKind.PLAYER]
         self.unit = c.unit
-        self._ranks: dict[int, np.ndarray] = {}
-        self._fouled: dict[int, np.ndarray] = {}
-        self._house_way: dict[int, int] = {}
         self.outcomes: dict[int, dict[str, Any]] = {}
 
     def _takes_envy(self, bonus: float) -> bool:
@@ -134,9 +131,6 @@ class TableSeats:
         for s in t.taken:
             if t.kinds[s - 1] == SeatKind.HOUSE_WAY:
                 t.place_bet(s, *self.house_way_bet)
-        self._ranks.clear()
-        self._fouled.clear()
-        self._house_way.clear()
         self.outcomes = {}
 
     @property
@@ -152,11 +146,11 @@ class TableSeats:
         m = np.zeros(self.n_actions, dtype=np.int8)
         if self.phase == Phase.BET:
             m[: self.n_bet] = 1
-        elif self.phase == Phase.SET:
-            legal = ~self._fouled[seat] if self.config.mask_fouls else np.ones(self.n_settings, dtype=bool)
-            m[self.n_bet: self.n_bet + self.n_settings] = legal
+        elif self.phase == Phase.SET:  # the row's mask: settings 0..S-1, then the house-way action
+            row = self.table.rows.mask[self.table.row(seat)]
+            m[self.n_bet: self.n_bet + self.n_settings] = row[: self.n_settings]
             if self.house_way_action is not None:
-                m[self.house_way_action] = 1
+                m[self.house_way_action] = row[self.n_settings]
         return m
 
     def observation(self, seat: int) -> np.ndarray:
@@ -173,33 +167,22 @@ class TableSeats:
         obs[OBS_SIZE] = len(others) / (MAX_SEATS - 1)
         obs[OBS_SIZE + 1] = float(envy)
         obs[SEAT_ONE_HOT + seat - 1] = 1.0
-        if self.config.observe_settings and show and seat in self._ranks:
-            obs[TABLE_OBS_SIZE:] = (self._ranks[seat] * self._scale).ravel()
+        if self.config.observe_settings and show and seat in t.dealt:
+            obs[TABLE_OBS_SIZE:] = (t.rows.ranks[t.row(seat)] * self._scale).ravel()
         return obs
 
     def info(self, seat: int) -> dict[str, Any]:
         t = self.table
         info: dict[str, Any] = {"action_mask": self.mask(seat), "phase": t.phase.name.lower(), "seat": seat}
-        if t.phase != Phase.BET and seat in self._house_way:
+        if t.phase != Phase.BET and seat in t.dealt:
             info["cards"] = format_cards(t.hands[seat])
-            info["house_way_setting"] = self._house_way[seat]
+            info["house_way_setting"] = t.house_way_setting(seat)
         bet = t.bets.get(seat)
         if bet is not None:
             info["main_wager"], info["bonus_wager"], info["envy"] = float(bet[0]), float(bet[1]), bool(bet[2])
         if seat in self.outcomes:
             info.update(self.outcomes[seat])
         return complete(info, TABLE_INFO)
-
-    def _after_deal(self) -> None:
-        t = self.table
-        for s in self.player_seats:
-            if s in t.left:
-                continue
-            ranks = np.zeros((self.n_settings, self.width), dtype=np.int64)
-            fouled = np.zeros(self.n_settings, dtype=np.bool_)
-            all_setting_values(self.spec.game_id, t.hands[s], self._rank, self._to_two, ranks, fouled)
-            self._ranks[s], self._fouled[s] = ranks, fouled
-            self._house_way[s] = int(house_way(self._style, t.hands[s], self._rank, self._to_two))
 
     def why_illegal(self, seat: int, action: int) -> str | None:
         """None if ``action`` is legal for ``seat`` now (unmasked), else the reason."""
@@ -212,7 +195,7 @@ class TableSeats:
         if action == self.house_way_action:
             return None
         s = action - self.n_bet
-        if self.config.mask_fouls and self._fouled[seat][s]:
+        if not self.table.rows.mask[self.table.row(seat), s]:  # masked: a foul under mask_fouls
             return f"setting {s} is fouled; mask_fouls=True masks it"
         return None
 
@@ -259,12 +242,11 @@ class TableSeats:
                 main, bonus = self.bet_table[a]
                 t.place_bet(s, main, bonus, self._takes_envy(bonus))
             else:  # a setting (a masked fouled one is played: it loses, as at the table)
-                t.set_hand(s, self._house_way[s] if a == self.house_way_action else a - self.n_bet)
+                t.set_hand(s, t.house_way_setting(s) if a == self.house_way_action else a - self.n_bet)
         in_play = [s for s in t.taken if s not in t.left]
         if t.phase == Phase.BET:
             if any(s in self.player_seats for s in in_play):
                 t.deal(seed=self._round_seed)
-                self._after_deal()
             else:
                 t.phase = Phase.DONE
             return rewards
@@ -277,7 +259,7 @@ class TableSeats:
                           "main_result": r.main / r.main_wager if r.main_wager else 0.0,
                           "dealer_cards": result.dealer_cards, "dealer_setting": result.dealer_setting,
                           "first_spot": result.first_spot, "house_way_action": actions.get(s) == self.house_way_action,
-                          "agrees_with_house_way": r.setting == self._house_way[s]})
+                          "agrees_with_house_way": r.setting == t.house_way_setting(s)})
                 self.outcomes[s] = o
                 rewards[s] = r.net / self.unit
         return rewards

@@ -3,11 +3,13 @@ the state arrays, the kernel's constants built once from a :class:`~splitpoker.e
 and :class:`RoundOptions`, and the reset and step calls.
 
 Every environment owns one: the single environment one row, the native vector environment
-``num_envs`` rows (stepped by ranges on its threads), a table one row per seat (with the deal
-preset by the table's deck). They only check actions, run :meth:`RoundRows.reset` /
-:meth:`RoundRows.step` and turn the :class:`Outputs` into their API::
+``num_envs`` rows (stepped by ranges on its threads), a table (:class:`splitpoker.envs.rules.table.table.Table`)
+one row per taken seat, with ``preset_deal`` (the table's deck writes ``player`` and ``dealers``),
+no bet table (the table checks its own wagers and writes ``main_wager`` / ``bonus_wager``) and the
+house-way action; it steps only the rows in play (``run``). They only check actions, run
+:meth:`RoundRows.reset` / :meth:`RoundRows.step` and turn the :class:`Outputs` into their API::
 
-    rows = RoundRows(Game("paigow"), 4, RoundOptions.for_table(bet_table, ...))
+    rows = RoundRows(Game("paigow"), 4, RoundOptions(bet_table=bet_table_of(levels), ...))
     rows.streams[:] = ...                 # or rows.round_seeds[:] = ... (seed_from_streams=False)
     out = rows.reset()                    # every row deals; out.obs, rows.mask
     out = rows.step(np.array([0, 1, 2, 3]))
@@ -170,25 +172,32 @@ class RoundRows:
         assert len(game) == len(K.GAME_FIELDS)
         return game
 
+    def game_field(self, name: str):
+        """One field of the kernel's ``game`` tuple by its name (:data:`~splitpoker.envs.rules.play.kernel.GAME_FIELDS`)."""
+        return self._game[K.GAME_FIELDS.index(name)]
+
     @property
     def value_scale(self) -> np.ndarray:
-        return self._game[K.GAME_FIELDS.index("value_scale")]
+        return self.game_field("value_scale")
 
     def outputs(self, same_step: bool = False) -> Outputs:
         return Outputs(self.n, self.obs_size, same_step)
 
-    def reset(self, which: np.ndarray | None = None, run: Callable[..., None] | None = None) -> Outputs:
+    def reset(self, which: np.ndarray | None = None, run: Callable[..., None] | None = None,
+              out: Outputs | None = None) -> Outputs:
         """A new round in every row with ``which[i]`` (default: all); every row's observation and
-        mask are written (``out.obs``)."""
+        mask are written (``out.obs``). ``out``: a block of :meth:`outputs` to write into instead of
+        a fresh one (a caller that reads it before the next call)."""
         which = np.ones(self.n, dtype=np.bool_) if which is None else which
-        out = self.outputs(False)
+        out = out if out is not None else self.outputs(False)
         (run or self._run)(K.advance_range, self.n, True, which, self._no_actions, self._game, self._state,
                            out.fields)
         return out
 
-    def step(self, actions: np.ndarray, run: Callable[..., None] | None = None) -> Outputs:
-        """One action per row (``int64[n]``, checked by the caller, e.g. with :meth:`refused`)."""
-        out = self.outputs(self.options.mode == K.SAME_STEP)
+    def step(self, actions: np.ndarray, run: Callable[..., None] | None = None, out: Outputs | None = None) -> Outputs:
+        """One action per row (``int64[n]``, checked by the caller, e.g. with :meth:`refused`);
+        ``out`` as in :meth:`reset`."""
+        out = out if out is not None else self.outputs(self.options.mode == K.SAME_STEP)
         (run or self._run)(K.advance_range, self.n, False, self._no_which, actions, self._game, self._state,
                            out.fields)
         return out

@@ -1,5 +1,6 @@
-"""``TableRules``: one casino table's game, house way, pay tables and limits, validated once, and
-the arrays its settlement kernel takes (:mod:`splitpoker.envs.rules.table.table`)."""
+"""``TableRules``: one casino table's game, house way, pay tables and limits, validated once; the
+:class:`~splitpoker.envs.rules.game.Game` its seats' rounds are played with (:meth:`TableRules.make_game`)
+and the arrays of the bulk settlement kernel (:mod:`splitpoker.envs.rules.table.table`)."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from splitpoker.envs.rules.bonus.paytables import (
     PayTable,
     get_paytable,
 )
+from splitpoker.envs.rules.game import Game
 from splitpoker.envs.rules.games.spec import GameSpec, get_spec
 from splitpoker.envs.rules.house_ways.registry import HouseWayStyle
 from splitpoker.envs.rules.ranking.rank_tables import paigow_back_table
@@ -112,8 +114,19 @@ class TableRules:
     def has_envy(self) -> bool:
         return self.envy_paytable is not None
 
+    def make_game(self) -> Game:
+        """The :class:`~splitpoker.envs.rules.game.Game` of this table (game, house way, rules options,
+        bonus pay table): what every seat's round is played with. Its tables are the ones
+        :meth:`arrays` gives the bulk kernel (checked)."""
+        g = Game(self.spec, self.house_way, self.rules, self.bonus_paytable)
+        a = self.arrays()
+        assert g.style_id == a["style_id"] and g.commission == a["commission"] and g.bonus_paytable is self.bonus_paytable
+        assert np.array_equal(g.rank_table, a["rank"]) and np.array_equal(g.to_two, a["to_two"])
+        assert np.array_equal(g.bonus_categories, a["cat5"])
+        return g
+
     def arrays(self) -> dict[str, Any]:
-        """The integer/float arrays the kernels take (built once per rules object)."""
+        """The integer/float arrays the bulk kernel takes (built once per rules object)."""
         a = self._arrays
         if not a:
             engine = self.spec.engine_cls(self.rules)

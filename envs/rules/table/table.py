@@ -16,7 +16,21 @@ hand of an empty seat is dead (never seen, never paid, never counted for Envy). 
 casino procedure (the deal does not depend on who sits down), and it does not change the
 distribution of any one hand.
 
-Settlement (:func:`settle_table`, numba; :class:`Table` is the validated Python API):
+Rounds: the seats are rows of one :class:`~splitpoker.envs.rules.play.round_rows.RoundRows`
+(row ``r`` plays the ``r``-th taken seat) of the table's :class:`~splitpoker.envs.rules.game.Game`
+(:meth:`TableRules.make_game`), the round kernel every environment runs. The table's deck
+presets each row's deal (the seat's hand, the dealer's hand); the kernel values every setting,
+marks the fouls, finds the house way, writes the mask and settles main bet and bonus. The rows
+have no bet phase (:meth:`Table.place_bet` checks any amount within the limits and writes the
+row's wagers) and one action after the settings, the house way. Only Envy, which reads the other
+seats' hands, is settled at the table (:func:`envy_pass`).
+
+:func:`settle_table` is the bulk path (``batch.py``: millions of house-way tables in numba
+``prange``, where Python-level rows would be far too slow): one dealt table settled in one call,
+composed of the same kernel functions (``settle_into``, ``bonus_chips``) and the same Envy pass;
+a test checks it against :meth:`Table.settle` on random tables.
+
+Settlement, either way:
 
 * main bet against the dealer's house-way hand, as in the one-seat game (:mod:`.asia`,
   :mod:`.paigow`); a fouled setting loses;
@@ -48,8 +62,10 @@ from splitpoker.envs.rules.checks import is_integer
 from splitpoker.envs.rules.dealing import MASK63, bounded, deal_round, sort7
 from splitpoker.envs.rules.games.outcome import setting_fouled, setting_values
 from splitpoker.envs.rules.house_ways.registry import house_way
+from splitpoker.envs.rules.play import kernel as K
 from splitpoker.envs.rules.play.kernel import Phase
-from splitpoker.envs.rules.play.rounds import new_scratch, settle_into
+from splitpoker.envs.rules.play.round_rows import Outputs, RoundOptions, RoundRows
+from splitpoker.envs.rules.play.rounds import settle_into
 from splitpoker.envs.rules.play.seed_stream import ROUND_SEED_BOUND
 from splitpoker.envs.rules.ranking.rank_tables import paigow_back_table
 from splitpoker.envs.rules.table.rules import TableRules
@@ -116,8 +132,9 @@ def envy_pass(codes, envy, active, envy_amount, out_envy, out_hits):
 def settle_table(game_id, style_id, rank, to_two, cat5, commission, hands, settings, active, main, bonus, envy,
                  line_of_code, line_odds, bonus_cap, envy_amount, out_setting, out_fouled, out_won, out_main,
                  out_bonus, out_code, out_envy, out_envy_hits, scratch):
-    """Settle one dealt table with the round kernel's functions. Arrays are indexed by spot index
-    0..6 (0 = dealer).
+    """Settle one dealt table with the round kernel's functions: the bulk path of
+    :mod:`splitpoker.envs.rules.table.batch` (:meth:`Table.settle` settles the same table as rows of
+    the round kernel; a test checks they agree). Arrays are indexed by spot index 0..6 (0 = dealer).
 
     ``settings[i]``: the seat's setting, or -1 for the house way; ``active[i]``: the seat is in
     play (taken, bet placed, hand live). ``main``/``bonus``: chips; ``envy[i]``: an Envy wager.
@@ -208,6 +225,12 @@ class Table:
     are not settled and its hand, if dealt, is dead: the environments use it for a seat that made
     an illegal move).
 
+    The seats' rounds are :attr:`rows` (see the module docstring; ``mask_fouls``: the rows' mask
+    leaves out fouled settings, which :meth:`set_hand` still accepts): after the deal,
+    ``rows.ranks[row(seat)]``, ``rows.fouled``, ``rows.mask`` (settings ``0..S-1``, then the
+    house-way action ``S``) and :meth:`house_way_setting` are the seat's; :attr:`dealt` holds the
+    seats dealt in play.
+
     Example (fixed deck, first hand to seat 1)::
 
         t = Table(TableRules("paigow"), ["player", "house_way"])
@@ -217,7 +240,7 @@ class Table:
         result = t.settle()
     """
 
-    def __init__(self, rules: TableRules | None = None, seats=("player",)):
+    def __init__(self, rules: TableRules | None = None, seats=("player",), *, mask_fouls: bool = True):
         self.rules = rules if rules is not None else TableRules()
         if not isinstance(self.rules, TableRules):
             raise TypeError(f"rules={rules!r}: expected a TableRules")
@@ -231,6 +254,18 @@ class Table:
         self.kinds = tuple(kinds)  # seat s (1..6) is kinds[s - 1]
         self._a = self.rules.arrays()
         self.hands = np.zeros((N_SPOTS, HAND_SIZE), dtype=np.int64)
+        taken = [s for s in range(1, MAX_SEATS + 1) if self.kinds[s - 1] != SeatKind.EMPTY]
+        self._row = {s: r for r, s in enumerate(taken)}  # seat -> its row, in seat order
+        self.game = game = self.rules.make_game()
+        n = self.rules.n_settings
+        self.rows = RoundRows(game, len(taken), RoundOptions(
+            house_way_action=n, mask_fouls=bool(mask_fouls), keep_ranks=True, seed_from_streams=False,
+            preset_deal=True, mode=K.DISABLED))
+        if self.rules.bonus_paytable is not None:  # the rows pay the bonus the bulk kernel pays
+            for name, key in (("line_of_code", "line_of_code"), ("line_odds", "line_odds"), ("max_payout", "bonus_cap")):
+                assert np.array_equal(self.rows.game_field(name), self._a[key])
+        self._actions = np.zeros(len(taken), dtype=np.int64)
+        self._out = self.rows.outputs()  # read before the next reset or step
         self.new_round()
 
     # ---- state ------------------------------------------------------------------------------
@@ -241,11 +276,14 @@ class Table:
         self.left: set[int] = set()
         self.first_spot = 0
         self.hands[:] = -1
+        self.dealt: frozenset[int] = frozenset()
+        self.rows.phase[:] = K.DONE  # no row is in a round until the deal
         self.result: TableResult | None = None
 
     @property
     def taken(self) -> list[int]:
-        return [s for s in range(1, MAX_SEATS + 1) if self.kinds[s - 1] != SeatKind.EMPTY]
+        """The taken seats in seat order (row ``r`` of :attr:`rows` plays ``taken[r]``)."""
+        return list(self._row)
 
     def to_act(self) -> list[int]:
         """Seats that still have to act in the current phase (bet, or set a player hand)."""
@@ -262,6 +300,18 @@ class Table:
         if self.phase == Phase.BET:
             raise ValueError(f"seat {seat} has no cards yet: the round is in the bet phase")
         return self.hands[seat].copy()
+
+    def row(self, seat: int) -> int:
+        """The row of :attr:`rows` that plays ``seat``'s round (a taken seat)."""
+        if seat not in self._row:
+            raise ValueError(f"seat {seat!r} has no row: taken seats are {self.taken}")
+        return self._row[seat]
+
+    def house_way_setting(self, seat: int) -> int:
+        """The house way's setting of the seat's hand (a seat dealt in play this round)."""
+        if seat not in self.dealt:
+            raise ValueError(f"seat {seat!r} has no hand in play: seats dealt in play are {sorted(self.dealt)}")
+        return int(self.rows.house_way[self._row[seat]])
 
     @property
     def dealer_hand(self) -> np.ndarray:
@@ -308,6 +358,7 @@ class Table:
         self.left.add(seat)
         self.bets.pop(seat, None)
         self.settings.pop(seat, None)
+        self.rows.phase[self._row[seat]] = K.DONE  # its row is not settled
 
     def deal(self, rng: np.random.Generator | None = None, *, seed: int | None = None, deck=None,
              first_spot: int | None = None) -> None:
@@ -348,6 +399,23 @@ class Table:
         self.hands[:] = hands
         self.first_spot = spot
         self.phase = Phase.SET
+        self._deal_rows()
+
+    def _deal_rows(self) -> None:
+        """Every seat in play gets its row's round: the seat's and the dealer's hands, the kernel's
+        reset (settings valued, fouls, house way, mask) and the seat's wagers."""
+        rows = self.rows
+        self.dealt = frozenset(self.bets)
+        which = np.zeros(rows.n, dtype=np.bool_)
+        for s in self.dealt:
+            r = self._row[s]
+            rows.player[r] = self.hands[s]
+            rows.dealers[r, 0] = self.hands[DEALER]
+            which[r] = True
+        rows.reset(which, out=self._out)
+        for s, (main, bonus, _) in self.bets.items():
+            r = self._row[s]
+            rows.main_wager[r], rows.bonus_wager[r] = main, bonus
 
     def set_hand(self, seat, setting) -> None:
         """A ``player`` seat sets its hand: setting index 0..n_settings-1 (a fouled setting is
@@ -365,38 +433,56 @@ class Table:
         missing = self.to_act()
         if missing:
             raise ValueError(f"cannot settle: seat(s) {missing} have not set their hands")
+        rows, out = self.rows, self._step_rows()
         a = self._a
         active = np.zeros(N_SPOTS, dtype=np.bool_)
-        settings = np.full(N_SPOTS, -1, dtype=np.int64)
-        main = np.zeros(N_SPOTS)
-        bonus = np.zeros(N_SPOTS)
         envy = np.zeros(N_SPOTS, dtype=np.bool_)
-        for s, (m, b, e) in self.bets.items():
-            active[s], main[s], bonus[s], envy[s] = True, m, b, e
-        for s, x in self.settings.items():
-            settings[s] = x
-        out = {k: np.zeros(N_SPOTS, dtype=t) for k, t in (("setting", np.int64), ("fouled", np.bool_), ("won", np.int64),
-               ("main", np.float64), ("bonus", np.float64), ("code", np.int64), ("envy", np.float64), ("hits", np.int64))}
-        ds = settle_table(self.rules.spec.game_id, a["style_id"], a["rank"], a["to_two"], a["cat5"], a["commission"],
-                          self.hands, settings, active, main, bonus, envy, a["line_of_code"], a["line_odds"],
-                          a["bonus_cap"], a["envy_amount"], out["setting"], out["fouled"], out["won"], out["main"],
-                          out["bonus"], out["code"], out["envy"], out["hits"], new_scratch(1)[0])
+        for s, (_, _, e) in self.bets.items():
+            active[s], envy[s] = True, e
+        envy_chips = np.zeros(N_SPOTS)
+        hits = np.zeros(N_SPOTS, dtype=np.int64)
+        if envy.any():  # cross-seat: every other seat's seven cards
+            codes = np.zeros(N_SPOTS, dtype=np.int64)
+            for s in self.bets:
+                codes[s] = features_sorted(self.hands[s], a["cat5"])
+            envy_pass(codes, envy, active, a["envy_amount"], envy_chips, hits)
         seats = {}
-        for s in range(1, N_SPOTS):
-            if not active[s]:
-                continue
-            line = self.rules.bonus_paytable.line_for(int(out["code"][s])) if bonus[s] > 0 else None
+        # Python values at once (per-element numpy scalars cost more than the round)
+        setting, fouled, won, line, main, bonus = (x.tolist() for x in (
+            out.setting, out.fouled, out.hands_won, out.bonus_line, out.main_chips, out.bonus_chips))
+        envy_chips, hits = envy_chips.tolist(), hits.tolist()
+        for s, (m, b, e) in sorted(self.bets.items()):
+            r = self._row[s]
             seats[s] = SeatResult(
-                seat=s, kind=self.kinds[s - 1].name.lower(), cards=format_cards(self.hands[s]),
-                setting=int(out["setting"][s]), fouled=bool(out["fouled"][s]), hands_won=int(out["won"][s]),
-                main_wager=float(main[s]), bonus_wager=float(bonus[s]), envy=bool(envy[s]),
-                main=float(out["main"][s]), bonus=float(out["bonus"][s]), bonus_line=None if line is None else line.key,
-                envy_chips=float(out["envy"][s]), envy_hands=int(out["hits"][s]),
-                net=float(out["main"][s] + out["bonus"][s] + out["envy"][s]))
+                seat=s, kind=self.kinds[s - 1].name.lower(), cards=format_cards(self.hands[s]), setting=setting[r],
+                fouled=fouled[r], hands_won=won[r], main_wager=m, bonus_wager=b, envy=e, main=main[r], bonus=bonus[r],
+                bonus_line=(rows.line_keys[line[r]] or None) if b > 0 else None, envy_chips=envy_chips[s],
+                envy_hands=hits[s], net=main[r] + bonus[r] + envy_chips[s])
+        if seats:
+            ds = out.dealer_setting[self._row[next(iter(seats))]]
+        else:  # every seat left after the deal: the dealer still sets the hand the house way
+            ds = house_way(a["style_id"], self.hands[DEALER], a["rank"], a["to_two"])
         self.result = TableResult(first_spot=self.first_spot, dealer_cards=format_cards(self.hands[DEALER]),
                                   dealer_setting=int(ds), seats=seats)
         self.phase = Phase.DONE
         return self.result
+
+    def _step_rows(self) -> Outputs:
+        """Step the rows in play: a player seat's setting, a house-way seat's house-way action."""
+        actions, ranges = self._actions, []
+        for s in sorted(self.bets):
+            r = self._row[s]
+            actions[r] = self.settings[s] if self.kinds[s - 1] == SeatKind.PLAYER else self.rules.n_settings
+            if ranges and ranges[-1][1] == r:
+                ranges[-1][1] = r + 1
+            else:
+                ranges.append([r, r + 1])
+
+        def run(kernel, n, *args):  # the rows in play only, by contiguous ranges
+            for lo, hi in ranges:
+                kernel(lo, hi, *args)
+
+        return self.rows.step(actions, run=run, out=self._out)
 
 
 def envy_line_of_hand(rules: TableRules, cards) -> str | None:
