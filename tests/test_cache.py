@@ -110,3 +110,58 @@ def test_clear_and_prune_touch_only_our_files_and_name_them(cdir, how):
     removed = getattr(cache, how)(cdir)["removed"]
     assert sorted(removed) == sorted(map(str, [ours, ours.with_suffix(".json"), leftover]))
     assert {p.name: p.read_text() for p in cdir.iterdir()} == foreign
+
+
+def _build_slowly(directory: str, marker: str) -> None:
+    """A child process: load or build entry ``t`` (a build takes 1.5 s and leaves a mark)."""
+    import os
+    import time
+
+    os.environ[cache.ENV_VAR] = directory
+
+    def build():
+        with open(marker, "a") as f:
+            f.write(f"{os.getpid()}\n")
+        time.sleep(1.5)
+        return np.arange(5, dtype=np.int64)
+
+    arr = cache.load_or_build("t", {"v": 9}, build)
+    assert arr.tolist() == [0, 1, 2, 3, 4]
+
+
+def test_processes_needing_a_missing_entry_at_once_build_it_once(cdir, tmp_path_factory):
+    """Three processes start together on a missing entry: one builds under the entry's lock, the
+    two others wait and load what it saved; no lock file is left behind."""
+    import multiprocessing as mp
+
+    marker = tmp_path_factory.mktemp("m") / "builds.txt"
+    ctx = mp.get_context("fork")
+    procs = [ctx.Process(target=_build_slowly, args=(str(cdir), str(marker))) for _ in range(3)]
+    for p in procs:
+        p.start()
+    for p in procs:
+        p.join(60)
+    assert [p.exitcode for p in procs] == [0, 0, 0]
+    assert len(marker.read_text().split()) == 1  # built once
+    assert sorted(p.name for p in cdir.iterdir()) == sorted(p.name for p in cache.entry_paths("t", {"v": 9}, cdir))
+
+
+def test_a_build_waiting_for_the_lock_is_interruptible(cdir):
+    """The wait for another process's build ends on Ctrl-C (a KeyboardInterrupt, nothing saved)."""
+    import fcntl
+    import os
+    import signal
+    import threading
+
+    data_path, _ = cache.entry_paths("t", {"v": 10}, cdir)
+    lock = cdir / "locks" / f"{data_path.stem}.lock"
+    lock.parent.mkdir()
+    fd = os.open(lock, os.O_RDWR | os.O_CREAT)
+    fcntl.flock(fd, fcntl.LOCK_EX)  # "another process" is building it
+    threading.Timer(0.5, os.kill, (os.getpid(), signal.SIGINT)).start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            cache.load_or_build("t", {"v": 10}, lambda: np.zeros(2))
+    finally:
+        os.close(fd)
+    assert not data_path.exists()
