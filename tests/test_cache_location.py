@@ -290,3 +290,25 @@ def test_the_temp_fallback_of_the_numba_cache_is_private(tmp_path, planted, used
         assert chosen == "None" and fragment in out.stderr and "not cached on disk" in out.stderr, out.stderr
     if mode is not None:
         assert got_mode == mode
+
+
+def test_the_rules_digest_follows_the_rules_not_the_storage_code(tmp_path):
+    """``RULES_SOURCE_DIGEST`` (part of every computed table's key) changes with a house way's
+    code, not with a docstring, nor with the cache's own code."""
+    import shutil
+
+    from splitpoker.envs.rules import RULES_SOURCE_DIGEST
+    from splitpoker.envs.rules.source_digest import rules_digest
+
+    copy = tmp_path / "rules"
+    shutil.copytree(ROOT / "envs" / "rules", copy, ignore=shutil.ignore_patterns("__pycache__"))
+    assert rules_digest(copy) == RULES_SOURCE_DIGEST
+    cache_py = copy / "cache.py"
+    cache_py.write_text(cache_py.read_text() + "\n\ndef _unused():\n    return 42\n")  # storage code
+    assert rules_digest(copy) == RULES_SOURCE_DIGEST
+    igw = copy / "house_ways" / "paigow_igw.py"
+    text = igw.read_text()
+    igw.write_text(text.replace('"""', '"""A changed docstring. ', 1))
+    assert rules_digest(copy) == RULES_SOURCE_DIGEST
+    igw.write_text(text + "\n\nEXTRA_RULE = 1\n")  # a change to what the house way's module does
+    assert rules_digest(copy) != RULES_SOURCE_DIGEST

@@ -22,7 +22,7 @@ def __getattr__(name: str):
     """``RULES_SOURCE_DIGEST``, computed on first use (:mod:`splitpoker.envs.rules.source_digest`)."""
     if name == "RULES_SOURCE_DIGEST":
         here = _Path(__file__).resolve().parent
-        value = _source_digest.code_digest(here.rglob("*.py"), here)
+        value = _source_digest.rules_digest(here)
         globals()[name] = value
         return value
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
@@ -31,7 +31,8 @@ def __getattr__(name: str):
 #: ``RULES_SOURCE_DIGEST``: hash of what the rules core's code does (docstrings, comments and
 #: formatting excluded): part of the cache key of anything computed from the rules (dealer
 #: tables, bonus histograms, evaluation sets), so a changed rule or house way never reuses a stale
-#: table and a docstring edit never rebuilds one. Computed on first use (about 0.2 s).
+#: table and a docstring edit never rebuilds one; nor does an edit to the storage code
+#: (:data:`splitpoker.envs.rules.source_digest.STORAGE_MODULES`). Computed on first use (about 0.2 s).
 
 
 def _configure_numba_cache():

@@ -49,6 +49,19 @@ def code_digest(paths, root: Path) -> str:
     return h.hexdigest()[:16]
 
 
+#: modules of the rules core that store results and say nothing about them (the cache, numba's
+#: cache folder, this digest): left out of :func:`rules_digest`, so an edit to them keeps every
+#: computed table
+STORAGE_MODULES = frozenset({"cache.py", "numba_cache.py", "source_digest.py"})
+
+
+def rules_digest(root: Path) -> str:
+    """``RULES_SOURCE_DIGEST``: :func:`code_digest` of the rules core under ``root`` (every module
+    but :data:`STORAGE_MODULES`)."""
+    root = Path(root)
+    return code_digest([f for f in root.rglob("*.py") if f.relative_to(root).as_posix() not in STORAGE_MODULES], root)
+
+
 def _module_files(package: Path, prefix: str, module: str) -> list[Path]:
     """The files of ``module`` (a dotted name under ``prefix``) within ``package``: the module
     itself and, for a package, its ``__init__.py``."""
