@@ -109,7 +109,12 @@ def distribution(env, args):
     u = env.unwrapped
     game = u.game
     paytable = game.bonus_paytable
-    dist = house_way_distribution(game, paytable, args.rounds, 0, log=lambda m: print(m, file=sys.stderr))
+    from tqdm import tqdm
+
+    with tqdm(total=args.rounds, unit="round", unit_scale=True, desc="simulating", disable=None, file=sys.stderr,
+              leave=False) as bar:  # only when the simulation is not cached
+        dist = house_way_distribution(game, paytable, args.rounds, 0, log=lambda m: print(m, file=sys.stderr),
+                                      progress=bar.update)
     if u.setting == "optimal":
         if not args.sample:
             raise ValueError("the env sets hands optimally: give --sample FILE from scripts/solve_sample.py")

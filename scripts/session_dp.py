@@ -90,7 +90,12 @@ def run(args) -> dict:
     paytable = cfg.paytable
     sd.state_count(outcome_shape(game, paytable), table, args.bankroll, args.target)  # before the simulation
     sample = read_optimal_sample(game, args.sample) if args.sample else None  # so is the sample
-    dist = house_way_distribution(game, paytable, args.rounds, args.seed, log=lambda m: print(m, file=sys.stderr))
+    from tqdm import tqdm
+
+    with tqdm(total=args.rounds, unit="round", unit_scale=True, desc="simulating", disable=None, file=sys.stderr,
+              leave=False) as bar:  # only when the simulation is not cached
+        dist = house_way_distribution(game, paytable, args.rounds, args.seed, log=lambda m: print(m, file=sys.stderr),
+                                      progress=bar.update)
     if args.setter == "optimal":
         dist = optimal_distribution(game, paytable, sample, dist)
     out = sd.compare(dist, table, args.bankroll, args.target, args.hands)

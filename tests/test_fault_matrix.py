@@ -142,7 +142,7 @@ SCRIPTS = {
         "bound": (["--hands", "100000000001"], "argument --hands: 100000000001: expected an integer"),
     },
     "evaluate_sessions": {
-        "interrupt": (["--sessions", "100000", "--rounds", "2000000"], False, True),
+        "interrupt": (["--sessions", "100000"], False, True),  # the default 20,000,000-round simulation, in chunks
         "state": (lambda t: (t / "m.zip").write_bytes(b"PK\x03\x04 truncated"), ["--model", "{t}/m.zip"], "m.zip"),
         "output": (["--sessions", "2", "--out", "{u}/e.json"], "cannot write in the folder /proc"),
         "bound": (["--sessions", "1000000000"], "argument --sessions: 1000000000: expected an integer"),
@@ -165,7 +165,7 @@ SCRIPTS = {
         "bound": (["--iterations", "1000001"], "argument --iterations: 1000001: expected an integer 1..1,000,000"),
     },
     "session_dp": {
-        "interrupt": (["--game", "asia", "--bankroll", "50", "--target", "100", "--rounds", "2000000"], False, True),
+        "interrupt": (["--game", "asia", "--bankroll", "50", "--target", "100"], False, True),  # default rounds, in chunks
         "state": (lambda t: (t / "s.csv").write_text("game,style,seed\nasia,asia-0"),
                   ["--game", "asia", "--bankroll", "50", "--target", "100", "--setter", "optimal",
                    "--sample", "{t}/s.csv"], "s.csv"),

@@ -156,3 +156,27 @@ def test_optimal_distribution_is_house_way_plus_paired_gain():
     assert d.main_ci95[0] == pytest.approx(0.001, abs=1e-12)  # identical gains: only the simulation's error left
     with pytest.raises(ValueError, match="asia-000"):
         optimal_distribution(Game("asia"), None, sample, hw)
+
+
+def test_the_simulation_in_chunks_counts_what_one_call_counts():
+    """The round-joint simulation runs in chunks (so Ctrl-C is seen within seconds); the deal is
+    counter-based, so the chunks add up to the counts of one call over all the rounds."""
+    import numba
+
+    from splitpoker.agents.sessions.round_distribution import simulate_joint
+    from splitpoker.envs.rules.bonus.features import N_FEATURE_CODES
+    from splitpoker.envs.rules.game import Game
+
+    game = Game("paigow", "paigow-igw")
+    loc = game.bonus_paytable.line_of_code.astype(np.int64)
+    cols = int(loc.max()) + 2
+    shape = (numba.config.NUMBA_NUM_THREADS, 3, cols)
+    one, chunked = np.zeros(shape, np.int64), np.zeros(shape, np.int64)
+    simulate_joint(game.style_id, 11, 0, 3000, game.rank_table, game.to_two, game.bonus_categories, loc, one)
+    for start, n in ((0, 1000), (1000, 1500), (2500, 500)):
+        simulate_joint(game.style_id, 11, start, n, game.rank_table, game.to_two, game.bonus_categories, loc, chunked)
+    assert one.sum() == 3000 and np.array_equal(one.sum(axis=0), chunked.sum(axis=0))
+    other = np.zeros(shape, np.int64)  # and the rounds do differ: another range counts otherwise
+    simulate_joint(game.style_id, 11, 3000, 3000, game.rank_table, game.to_two, game.bonus_categories, loc, other)
+    assert not np.array_equal(one.sum(axis=0), other.sum(axis=0))
+    assert loc.shape == (N_FEATURE_CODES,)

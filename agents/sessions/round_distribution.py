@@ -54,16 +54,20 @@ from splitpoker.envs.rules.game import Game
 from splitpoker.envs.rules.house_ways.batch import house_way_round
 
 DEFAULT_ROUNDS = 20_000_000
+#: rounds per numba call of the simulation (about 4 s here): a Ctrl-C waits at most that long
+JOINT_CHUNK = 1_000_000
 WIN, PUSH, LOSS = 0, 1, 2
 
 
 @njit(cache=True, parallel=True)
-def simulate_joint(style_id, seed, n_rounds, rank_table, to_two, cat5, line_of_code, counts):
-    """House way against house way over rounds ``0 .. n_rounds-1`` of run ``seed`` (the deal of
-    :func:`splitpoker.envs.rules.house_ways.batch.simulate_rounds`). ``counts[t, i, j + 1]`` += 1 per thread
-    ``t`` for main outcome ``i`` (win, push, loss) and the bonus line ``j`` of the player's
-    seven cards (``j = -1``: no line pays)."""
-    for r in prange(n_rounds):
+def simulate_joint(style_id, seed, start, n_rounds, rank_table, to_two, cat5, line_of_code, counts):
+    """House way against house way over rounds ``start .. start+n_rounds-1`` of run ``seed`` (the
+    deal of :func:`splitpoker.envs.rules.house_ways.batch.simulate_rounds`: counter-based, so chunks
+    add up to the one-call counts). ``counts[t, i, j + 1]`` += 1 per thread ``t`` for main
+    outcome ``i`` (win, push, loss) and the bonus line ``j`` of the player's seven cards (``j =
+    -1``: no line pays)."""
+    for k in prange(n_rounds):
+        r = start + k
         t = numba.get_thread_id()
         cards = np.empty(14, dtype=np.int64)
         # only the sign of the result is used: any commission < 1 gives the same outcome
@@ -165,10 +169,11 @@ def outcome_shape(game: Game, paytable: PayTable | None) -> RoundDistribution:
 
 
 def simulated_counts(game: Game, paytable: PayTable | None, rounds: int = DEFAULT_ROUNDS, seed: int = 0,
-                     log=None) -> np.ndarray:
+                     log=None, progress=None) -> np.ndarray:
     """``int64[3, n_lines + 1]`` joint counts of house way vs house way over ``rounds`` deals,
     cached in the user cache directory (key: game, style, ranking options, pay table lines,
-    rounds, seed, rules sources)."""
+    rounds, seed, rules sources). Simulated in chunks of :data:`JOINT_CHUNK` rounds
+    (``progress(n)`` after each: a tqdm ``update``); the counts do not depend on the chunking."""
     if not is_integer(rounds) or rounds < 1000:
         raise ValueError(f"rounds={rounds!r}: expected an integer of at least 1000")
     loc, odds, _ = _line_columns(paytable)
@@ -183,8 +188,15 @@ def simulated_counts(game: Game, paytable: PayTable | None, rounds: int = DEFAUL
     def build():
         nt = numba.config.NUMBA_NUM_THREADS
         counts = np.zeros((nt, 3, n_cols), dtype=np.int64)
-        simulate_joint(game.style_id, int(seed) & MASK63, int(rounds), game.rank_table, game.to_two,
-                       game.bonus_categories, loc, counts)
+        # in chunks, so that Ctrl-C (seen between numba calls) stops it within seconds
+        done = 0
+        while done < rounds:
+            n = min(JOINT_CHUNK, int(rounds) - done)
+            simulate_joint(game.style_id, int(seed) & MASK63, done, n, game.rank_table, game.to_two,
+                           game.bonus_categories, loc, counts)
+            done += n
+            if progress is not None:
+                progress(n)
         return counts.sum(axis=0)
 
     counts = load_or_build("round-joint", key, build, log=log)
@@ -218,9 +230,10 @@ def _conditional(counts: np.ndarray, min_count: int) -> np.ndarray:
 
 
 def house_way_distribution(game: Game, paytable: PayTable | None, rounds: int = DEFAULT_ROUNDS, seed: int = 0,
-                           min_count: int = 2000, log=None) -> RoundDistribution:
-    """The round distribution when the player sets by the dealer's own house way."""
-    counts = simulated_counts(game, paytable, rounds, seed, log=log)
+                           min_count: int = 2000, log=None, progress=None) -> RoundDistribution:
+    """The round distribution when the player sets by the dealer's own house way (``progress``:
+    see :func:`simulated_counts`)."""
+    counts = simulated_counts(game, paytable, rounds, seed, log=log, progress=progress)
     _, odds, cap = _line_columns(paytable)
     if paytable is None:
         prob = counts / counts.sum()
