@@ -113,27 +113,32 @@ def setting_values_into(game_id, hand, rank, to_two, scratch, with_ranks, out_ra
         asia_setting_values(hand, rank, to_two, scratch, with_ranks, out_ranks, out_fouled)
 
 
-@njit(cache=True, inline="always")
-def add_sample(game_id, ranks, fouled, d0, d1, d2, commission, s1, s2):
-    """The Monte Carlo's sums over one dealer hand with values ``(d0, d1, d2)``: add to ``s1``/``s2``
-    the main result and its square of every setting not ``fouled`` (values ``ranks[s]``). Asia's
-    results are +-1: only its wins are counted, in ``s1``. Each game has its own loop (the hot one)."""
+@njit(cache=True)
+def add_samples(game_id, ranks, fouled, values, m, commission, s1, s2):
+    """The Monte Carlo's sums over dealer hands with values ``values[:m]`` (rows ``(d0, d1, d2)``,
+    in dealing order): add to ``s1``/``s2`` the main result and its square of every setting not
+    ``fouled`` (values ``ranks[s]``). Asia's results are +-1: only its wins are counted, in ``s1``.
+    Each game has its own loop (the hot one)."""
     if game_id == PAIGOW_ID:
-        for s in range(N_PAIGOW_SETTINGS):
-            if not fouled[s]:
-                x = paigow_main_result(paigow_hands_won(ranks[s, 0], ranks[s, 1], d0, d1), commission)
-                s1[s] += x
-                s2[s] += x * x
+        for j in range(m):
+            d0, d1 = values[j, 0], values[j, 1]
+            for s in range(N_PAIGOW_SETTINGS):
+                if not fouled[s]:
+                    x = paigow_main_result(paigow_hands_won(ranks[s, 0], ranks[s, 1], d0, d1), commission)
+                    s1[s] += x
+                    s2[s] += x * x
     else:
-        for s in range(N_ASIA_SETTINGS):
-            if not fouled[s]:
-                if asia_hands_won(ranks[s, 0], ranks[s, 1], ranks[s, 2], d0, d1, d2) >= 2:
-                    s1[s] += 1.0
+        for j in range(m):
+            d0, d1, d2 = values[j, 0], values[j, 1], values[j, 2]
+            for s in range(N_ASIA_SETTINGS):
+                if not fouled[s]:
+                    if asia_hands_won(ranks[s, 0], ranks[s, 1], ranks[s, 2], d0, d1, d2) >= 2:
+                        s1[s] += 1.0
 
 
 @njit(cache=True, inline="always")
 def sample_mean_stderr(game_id, s1, s2, n_samples):
-    """Mean main result and its standard error from one setting's :func:`add_sample` sums over
+    """Mean main result and its standard error from one setting's :func:`add_samples` sums over
     ``n_samples`` dealer hands."""
     if game_id == PAIGOW_ID:
         m = s1 / n_samples

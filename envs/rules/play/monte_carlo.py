@@ -14,13 +14,15 @@ from numba import njit
 
 from splitpoker.envs.rules.dealing import deal_from, remaining_cards, sort7, stream_state
 from splitpoker.envs.rules.games.outcome import (
-    add_sample,
+    add_samples,
     all_setting_values,
     n_settings,
     sample_mean_stderr,
     setting_values,
 )
 from splitpoker.envs.rules.house_ways.registry import house_way
+
+BLOCK = 64  # dealer hands valued before their sums are added (the per-game loop runs once per block)
 
 
 @njit(cache=True)
@@ -38,17 +40,21 @@ def setting_sums(game_id, hand, start, stop, seed, style_id, rank, to_two, commi
     """Add to ``s1``/``s2`` (one entry per setting) the results and squared results of every
     setting against dealer hands ``start .. stop-1`` of the stream (fouled settings: 0; Asia's
     results are counted as wins in ``s1`` only, its outcomes being +-1:
-    :func:`splitpoker.envs.rules.games.outcome.add_sample`). Chunks summed in order give exactly the
-    one-call result. Returns the fouls."""
+    :func:`splitpoker.envs.rules.games.outcome.add_samples`). Chunks summed in order give exactly
+    the one-call result. Returns the fouls."""
     n = n_settings(game_id)
     ranks = np.empty((n, 3), dtype=np.int64)  # (v0, v1, v2): Pai Gow fills two columns
     fouled = np.empty(n, dtype=np.bool_)
     all_setting_values(game_id, hand, rank, to_two, ranks, fouled)
     rest = remaining_cards(hand)
     dealer = np.empty(7, dtype=np.int64)
-    for i in range(start, stop):
-        d0, d1, d2 = dealer_values(game_id, seed, i, rest, style_id, rank, to_two, dealer)
-        add_sample(game_id, ranks, fouled, d0, d1, d2, commission, s1, s2)
+    values = np.empty((BLOCK, 3), dtype=np.int64)  # the dealer values of one block
+    for first in range(start, stop, BLOCK):
+        m = min(BLOCK, stop - first)
+        for j in range(m):
+            values[j, 0], values[j, 1], values[j, 2] = dealer_values(game_id, seed, first + j, rest, style_id, rank,
+                                                                     to_two, dealer)
+        add_samples(game_id, ranks, fouled, values, m, commission, s1, s2)
     return fouled
 
 
