@@ -30,19 +30,24 @@ from splitpoker.envs.rules import RULES_SOURCE_DIGEST
 from splitpoker.envs.rules.cache import load_or_build
 from splitpoker.envs.rules.enumeration import for_each_hand, run_in_batches, top_two_tasks
 from splitpoker.envs.rules.game import Game
-from splitpoker.envs.rules.games.outcome import setting_values
-from splitpoker.envs.rules.games.spec import ASIA_ID
+from splitpoker.envs.rules.games.outcome import (
+    N_LOW,
+    N_MEDIUM,
+    n_outcome_classes,
+    outcome_index,
+    setting_values,
+)
 from splitpoker.envs.rules.house_ways.registry import house_way
 from splitpoker.envs.rules.ranking.combinatorics import BINOM
 
 TABLE_FORMAT = 1
-N_MEDIUM = 91
-N_LOW = 13
+__all__ = ["N_LOW", "N_MEDIUM", "TABLE_FORMAT", "build_dealer_table", "dealer_table", "n_classes", "outcome_class",
+           "table_key"]
 
 
 def n_classes(game: Game) -> int:
-    n_rank = int(game.engine.table.n_classes)
-    return n_rank * N_MEDIUM * (N_LOW if game.spec.ranks_width == 3 else 1)
+    """The number of outcome classes of ``game`` (the exact solver's histogram length)."""
+    return n_outcome_classes(game.game_id, int(game.engine.table.n_classes))
 
 
 def table_key(game: Game, universe: int = 53) -> dict:
@@ -54,13 +59,11 @@ def table_key(game: Game, universe: int = 53) -> dict:
 
 @njit(cache=True, inline="always")
 def outcome_class(game_id, style_id, hand, rank_table, to_two):
-    """The dealer's outcome class: its house-way setting's values as one index (Asia
-    ``(high * N_MEDIUM + medium) * N_LOW + low``, Pai Gow ``back * N_MEDIUM + front``)."""
+    """The dealer's outcome class: its house-way setting's values as one index
+    (:func:`splitpoker.envs.rules.games.outcome.outcome_index`)."""
     s = house_way(style_id, hand, rank_table, to_two)
     v0, v1, v2 = setting_values(game_id, hand, s, rank_table)
-    if game_id == ASIA_ID:
-        return (v0 * N_MEDIUM + v1) * N_LOW + v2
-    return v0 * N_MEDIUM + v1
+    return outcome_index(game_id, v0, v1, v2)
 
 
 @njit(cache=True)  # a visitor: never inline="always" (see splitpoker.envs.rules.enumeration)

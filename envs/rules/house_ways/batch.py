@@ -14,10 +14,12 @@ from numba import njit, prange
 
 from splitpoker.envs.rules.dealing import deal_round, sort7
 from splitpoker.envs.rules.enumeration import for_each_hand
-from splitpoker.envs.rules.games.asia import N_ASIA_SETTINGS
-from splitpoker.envs.rules.games.outcome import main_outcome, setting_fouled, setting_values
-from splitpoker.envs.rules.games.paigow import N_PAIGOW_SETTINGS
-from splitpoker.envs.rules.games.spec import PAIGOW_ID
+from splitpoker.envs.rules.games.outcome import (
+    main_outcome,
+    n_settings,
+    setting_fouled,
+    setting_values,
+)
 from splitpoker.envs.rules.house_ways.registry import STYLE_GAME_ID, house_way, house_way_with_rule
 
 
@@ -26,7 +28,7 @@ def _check_hand(hand, index, args):
     style_id, rank_table, to_two, n_rules, rule_counts, foul_counts, error_counts, t = args
     s, r = house_way_with_rule(style_id, hand, rank_table, to_two)
     game_id = STYLE_GAME_ID[style_id]
-    if s < 0 or s >= (N_PAIGOW_SETTINGS if game_id == PAIGOW_ID else N_ASIA_SETTINGS) or r < 0 or r >= n_rules:
+    if s < 0 or s >= n_settings(game_id) or r < 0 or r >= n_rules:
         error_counts[t] += 1
         return
     v0, v1, v2 = setting_values(game_id, hand, s, rank_table)

@@ -13,16 +13,16 @@ import numpy as np
 from numba import njit
 
 from splitpoker.envs.rules.dealing import deal_from, remaining_cards, sort7, stream_state
-from splitpoker.envs.rules.games.asia import N_ASIA_SETTINGS, asia_all_setting_ranks, asia_hands_won
-from splitpoker.envs.rules.games.outcome import setting_values
-from splitpoker.envs.rules.games.paigow import (
-    N_PAIGOW_SETTINGS,
-    paigow_all_setting_ranks,
-    paigow_hands_won,
-    paigow_main_result,
+from splitpoker.envs.rules.games.outcome import (
+    add_samples,
+    all_setting_values,
+    n_settings,
+    sample_mean_stderr,
+    setting_values,
 )
-from splitpoker.envs.rules.games.spec import ASIA_ID, PAIGOW_ID
 from splitpoker.envs.rules.house_ways.registry import house_way
+
+BLOCK = 64  # dealer hands valued before their sums are added (the per-game loop runs once per block)
 
 
 @njit(cache=True)
@@ -39,11 +39,23 @@ def dealer_values(game_id, seed, i, rest, style_id, rank, to_two, dealer):
 def setting_sums(game_id, hand, start, stop, seed, style_id, rank, to_two, commission, s1, s2):
     """Add to ``s1``/``s2`` (one entry per setting) the results and squared results of every
     setting against dealer hands ``start .. stop-1`` of the stream (fouled settings: 0; Asia's
-    results are counted as wins in ``s1`` only, its outcomes being +-1). Chunks summed in order give
-    exactly the one-call result. Returns the fouls."""
-    if game_id == ASIA_ID:
-        return _asia_sums(hand, start, stop, seed, style_id, rank, to_two, s1)
-    return _paigow_sums(hand, start, stop, seed, style_id, rank, to_two, commission, s1, s2)
+    results are counted as wins in ``s1`` only, its outcomes being +-1:
+    :func:`splitpoker.envs.rules.games.outcome.add_samples`). Chunks summed in order give exactly
+    the one-call result. Returns the fouls."""
+    n = n_settings(game_id)
+    ranks = np.empty((n, 3), dtype=np.int64)  # (v0, v1, v2): Pai Gow fills two columns
+    fouled = np.empty(n, dtype=np.bool_)
+    all_setting_values(game_id, hand, rank, to_two, ranks, fouled)
+    rest = remaining_cards(hand)
+    dealer = np.empty(7, dtype=np.int64)
+    values = np.empty((BLOCK, 3), dtype=np.int64)  # the dealer values of one block
+    for first in range(start, stop, BLOCK):
+        m = min(BLOCK, stop - first)
+        for j in range(m):
+            values[j, 0], values[j, 1], values[j, 2] = dealer_values(game_id, seed, first + j, rest, style_id, rank,
+                                                                     to_two, dealer)
+        add_samples(game_id, ranks, fouled, values, m, commission, s1, s2)
+    return fouled
 
 
 @njit(cache=True)
@@ -54,46 +66,5 @@ def finish(game_id, fouled, s1, s2, n_samples, mean, stderr):
         if fouled[s]:
             mean[s] = -1.0
             stderr[s] = 0.0
-        elif game_id == PAIGOW_ID:
-            m = s1[s] / n_samples
-            var = max(s2[s] / n_samples - m * m, 0.0) * n_samples / max(n_samples - 1, 1)
-            mean[s] = m
-            stderr[s] = np.sqrt(var / n_samples)
         else:
-            p = s1[s] / n_samples
-            mean[s] = 2.0 * p - 1.0
-            # outcomes are +-1: variance 4 p (1 - p)
-            stderr[s] = 2.0 * np.sqrt(p * (1.0 - p) / max(n_samples - 1, 1))
-
-
-@njit(cache=True)
-def _asia_sums(hand, start, stop, seed, style_id, high_rank, high_to_two, s1):
-    ranks = np.empty((N_ASIA_SETTINGS, 3), dtype=np.int64)
-    fouled = np.empty(N_ASIA_SETTINGS, dtype=np.bool_)
-    asia_all_setting_ranks(hand, high_rank, high_to_two, ranks, fouled)
-    rest = remaining_cards(hand)
-    dealer = np.empty(7, dtype=np.int64)
-    for i in range(start, stop):
-        dh, dm, dl = dealer_values(ASIA_ID, seed, i, rest, style_id, high_rank, high_to_two, dealer)
-        for s in range(N_ASIA_SETTINGS):
-            if not fouled[s]:
-                if asia_hands_won(ranks[s, 0], ranks[s, 1], ranks[s, 2], dh, dm, dl) >= 2:
-                    s1[s] += 1.0
-    return fouled
-
-
-@njit(cache=True)
-def _paigow_sums(hand, start, stop, seed, style_id, back_rank, back_to_two, commission, s1, s2):
-    ranks = np.empty((N_PAIGOW_SETTINGS, 2), dtype=np.int64)
-    fouled = np.empty(N_PAIGOW_SETTINGS, dtype=np.bool_)
-    paigow_all_setting_ranks(hand, back_rank, back_to_two, ranks, fouled)
-    rest = remaining_cards(hand)
-    dealer = np.empty(7, dtype=np.int64)
-    for i in range(start, stop):
-        db, df, _ = dealer_values(PAIGOW_ID, seed, i, rest, style_id, back_rank, back_to_two, dealer)
-        for s in range(N_PAIGOW_SETTINGS):
-            if not fouled[s]:
-                x = paigow_main_result(paigow_hands_won(ranks[s, 0], ranks[s, 1], db, df), commission)
-                s1[s] += x
-                s2[s] += x * x
-    return fouled
+            mean[s], stderr[s] = sample_mean_stderr(game_id, s1[s], s2[s], n_samples)
