@@ -220,9 +220,12 @@ def test_interrupted_grid_resumes_without_redoing_runs(tmp_path):
     out = tmp_path / "out"
     args = ("--config", str(cfg_path), "--out", str(out), "--no-ray", "--references", "house-way,random")
     proc = _script(*args)
-    deadline = time.time() + 300
+    # the first run may wait for the evaluation sets (built, on a clean cache, by this or another
+    # worker: minutes under load), so wait for it rather than for a fixed time
+    deadline = time.time() + 1500
     while not list((out / "runs").glob("*/result.json")) and time.time() < deadline and proc.poll() is None:
         time.sleep(0.05)
+    assert proc.poll() is None and list((out / "runs").glob("*/result.json")), "no run finished in 1,500 s"
     proc.send_signal(signal.SIGINT)
     _, err = proc.communicate(timeout=120)
     assert proc.returncode == 130, err
