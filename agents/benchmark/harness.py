@@ -319,8 +319,12 @@ def _run_ray(todo: list[RunSpec], data: dict, done: Callable, fail: Callable, *,
                     continue
                 done(spec, res)
     except BaseException:
-        for ref in pending:
-            ray.cancel(ref, force=True)
+        # a Ray started here is shut down below, which ends its workers; ray.cancel racing
+        # with a task that just finished can abort the driver in Ray's core ("Tried to complete
+        # task that was not pending"), so cancel only on a cluster this run does not own
+        if not started_here:
+            for ref in pending:
+                ray.cancel(ref, force=True)
         raise
     finally:
         if started_here:

@@ -304,8 +304,12 @@ def run_plan(out: Path, game: Game, plan: dict, classes: np.ndarray, *, universe
                     if progress is not None:
                         progress(len(rows["class"]))
         except BaseException:
-            for ref in pending:
-                ray.cancel(ref, force=True)
+            # a Ray started here is shut down below, which ends its workers; ray.cancel racing
+            # with a task that just finished can abort the driver in Ray's core ("Tried to complete
+            # task that was not pending"), so cancel only on a cluster this run does not own
+            if not started:
+                for ref in pending:
+                    ray.cancel(ref, force=True)
             raise
         stats["wall_seconds"] = time.perf_counter() - t0
     finally:
