@@ -36,9 +36,7 @@ from pathlib import Path
 
 from splitpoker.scripts.support import cli
 
-ENVS = {"asia": ("splitpoker/AsiaPokerSetting-v0", {"house_way": "asia-000"}),
-        "paigow": ("splitpoker/PaiGowPokerSetting-v0", {"house_way": "paigow-igw",
-                                                        "rules": {"commission": 0.05, "ace_low_straight": "second_highest"}})}
+ENVS = cli.SETTING_ENVS
 
 
 def parse_args(argv=None):

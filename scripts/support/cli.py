@@ -42,6 +42,12 @@ from splitpoker.agents.output import dumps, jsonable, write_json, write_text_ato
 
 MAX_SEED = 2**63 - 1
 
+#: the one-step setting env of each game that the benchmark scripts measure on (the reference
+#: dealers, Pai Gow with the 5% commission and the wheel as the second-highest straight)
+SETTING_ENVS = {"asia": ("splitpoker/AsiaPokerSetting-v0", {"house_way": "asia-000"}),
+                "paigow": ("splitpoker/PaiGowPokerSetting-v0",
+                           {"house_way": "paigow-igw", "rules": {"commission": 0.05, "ace_low_straight": "second_highest"}})}
+
 
 class CliError(ValueError):
     """A bad command-line value: ``main`` prints ``error: <message>`` and exits 2."""

@@ -26,10 +26,9 @@ import torch as th
 
 from splitpoker.agents.policies.setting_scorer import SettingScorerNet
 from splitpoker.envs.rules.play.observation import OBS_SIZE
+from splitpoker.scripts.support.cli import SETTING_ENVS
 
-GAMES = {"asia": ("splitpoker/AsiaPokerSetting-v0", {"house_way": "asia-000"}),
-         "paigow": ("splitpoker/PaiGowPokerSetting-v0",
-                    {"house_way": "paigow-igw", "rules": {"commission": 0.05, "ace_low_straight": "second_highest"}})}
+GAMES = SETTING_ENVS
 TRAIN_KWARGS = {"dealer_samples": 64, "observe_settings": True, "setting_features": True}
 # the headline grid's MaskablePPO + SettingScorer row (configs/benchmark/headline.yaml), constant rate
 N_ENVS = 16
