@@ -355,11 +355,28 @@ def tune(cfg: BenchmarkConfig, algo_name: str, env_label: str | None, trials: in
 
     remaining = max(trials - done, 0)
     if remaining:
-        study.optimize(lambda t: run_trial(t, cfg, env, algo, evalset, seed), n_trials=remaining, callbacks=[after],
-                       catch=())
+        import logging
+
+        quiet = _NoInterruptTraceback()  # Ctrl-C is reported once, by the script, not as Optuna's traceback
+        optuna_log = logging.getLogger("optuna")
+        optuna_log.addFilter(quiet)
+        try:
+            study.optimize(lambda t: run_trial(t, cfg, env, algo, evalset, seed), n_trials=remaining,
+                           callbacks=[after], catch=())
+        finally:
+            optuna_log.removeFilter(quiet)
     result = summary(study, cfg, env, algo, evalset, command, seed)
     write_json_atomic(Path(out) / "tune.json", result)
     return result
+
+
+class _NoInterruptTraceback:
+    """A logging filter: drops Optuna's "Trial N failed ... KeyboardInterrupt()" record and its
+    traceback (the interrupt still propagates; the script prints its one ``interrupted`` line)."""
+
+    def filter(self, record) -> bool:
+        exc = record.exc_info[1] if record.exc_info else None
+        return not isinstance(exc, KeyboardInterrupt) and "KeyboardInterrupt" not in record.getMessage()
 
 
 def config_snippet(best: dict[str, Any]) -> str:
