@@ -164,4 +164,6 @@ def _main(args, argv) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    from splitpoker.scripts.support.cli import finished
+
+    sys.exit(finished(main()))

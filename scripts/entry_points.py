@@ -26,10 +26,10 @@ def launch(script: str) -> int:
     """Run ``scripts/<script>.py`` as a program would: Ctrl-C guard, import, ``main()``."""
     if script not in SCRIPTS:
         raise ValueError(f"unknown script {script!r}: expected one of {', '.join(SCRIPTS)}")
-    from splitpoker.scripts.support.cli import install_startup_interrupt
+    from splitpoker.scripts.support.cli import finished, install_startup_interrupt
 
     install_startup_interrupt()
-    return importlib.import_module(f"splitpoker.scripts.{script}").main()
+    return finished(importlib.import_module(f"splitpoker.scripts.{script}").main())
 
 
 def __getattr__(name: str):

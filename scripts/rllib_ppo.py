@@ -174,4 +174,4 @@ def versions() -> dict[str, str]:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(cli.finished(main()))

@@ -181,4 +181,4 @@ def print_human(rep: dict) -> None:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(cli.finished(main()))

@@ -143,4 +143,6 @@ def main(argv=None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    from splitpoker.scripts.support.cli import finished
+
+    sys.exit(finished(main()))

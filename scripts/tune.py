@@ -125,4 +125,6 @@ def _main(args, argv) -> int:
     return 0
 
 if __name__ == "__main__":
-    sys.exit(main())
+    from splitpoker.scripts.support.cli import finished
+
+    sys.exit(finished(main()))

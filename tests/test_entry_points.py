@@ -74,9 +74,14 @@ def test_the_built_metadata_installs_the_commands_and_one_top_level_package(buil
 @pytest.fixture
 def keep_sigint():
     """The commands install the scripts' Ctrl-C guard: give the test runner its handler back."""
-    old = signal.getsignal(signal.SIGINT)
+    from splitpoker.scripts.support import cli
+
+    old = {s: signal.getsignal(s) for s in cli.INTERRUPT_SIGNALS}
+    state = dict(cli._finished)
     yield
-    signal.signal(signal.SIGINT, old)
+    for s, handler in old.items():
+        signal.signal(s, handler)
+    cli._finished.update(state)
 
 
 @pytest.mark.parametrize("script", SCRIPT_FILES)

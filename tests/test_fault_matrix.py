@@ -371,13 +371,8 @@ def run_interrupted(name, argv, t: Path, signum: int, delay: float):
         time.sleep(delay)
         sent = time.perf_counter()
         p.send_signal(signum)
-        out, err = p.communicate(timeout=180)
-        code = p.returncode
-        if code == -signum and not err and out.strip():
-            # the signal came as the finished run's interpreter was shutting down, after it had printed
-            # its result and put the default handlers back (docs/cli.md): a normal finish
-            code = 0
-        return code, err, time.perf_counter() - sent
+        _, err = p.communicate(timeout=180)
+        return p.returncode, err, time.perf_counter() - sent
     finally:
         if p.poll() is None:
             os.killpg(p.pid, signal.SIGKILL)

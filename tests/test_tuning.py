@@ -3,6 +3,7 @@ documented space, the objective is the run's exact regret, an interrupted study 
 redoing trials, bad input fails before any training."""
 
 import json
+import logging
 import subprocess
 import sys
 from pathlib import Path
@@ -11,7 +12,7 @@ import optuna
 import pytest
 
 from splitpoker.agents.benchmark.config import AlgoSpec, BenchmarkConfig, ConfigError
-from splitpoker.agents.benchmark.tuning import SPACES, sample_algo, tune
+from splitpoker.agents.benchmark.tuning import SPACES, quiet_interrupted_trials, sample_algo, tune
 
 ROOT = Path(__file__).resolve().parent.parent
 ASIA = "splitpoker/AsiaPokerSetting-v0"
@@ -153,3 +154,41 @@ def test_a_journal_damaged_in_the_middle_is_refused_with_its_line(tmp_path):
     with pytest.raises(ConfigError, match=r"optuna.journal: line 3 of \d+ is not a study record .*\(head -n 2\)"):
         tune(cfg, "MLP", None, 2, tmp_path, seed=0, log=lambda m: None)
     assert path.read_bytes() == before  # refused, not rewritten
+
+
+class _Records(logging.Handler):
+    def __init__(self):
+        super().__init__()
+        self.messages = []
+
+    def emit(self, record):
+        self.messages.append(record.getMessage() + (" +traceback" if record.exc_info else ""))
+
+
+def test_a_trial_stopped_by_ctrl_c_logs_nothing_but_other_failures_still_do():
+    """Optuna logs a trial that raised as a warning with its traceback, from a child logger of
+    ``optuna``. Inside :func:`quiet_interrupted_trials` a Ctrl-C logs nothing (the script prints its
+    one line); a real error of a trial is still logged, and outside it Optuna is as before."""
+    records = _Records()
+    logging.getLogger("optuna").addHandler(records)
+    optuna.logging.set_verbosity(optuna.logging.WARNING)
+
+    def run(error):
+        def objective(trial):
+            raise error
+        study = optuna.create_study()
+        with pytest.raises(type(error)):
+            study.optimize(objective, n_trials=1, catch=())
+
+    try:
+        with quiet_interrupted_trials():
+            run(KeyboardInterrupt())
+        assert records.messages == []
+        with quiet_interrupted_trials():
+            run(ValueError("bad trial"))
+        assert any("ValueError('bad trial')" in m and m.endswith("+traceback") for m in records.messages), records.messages
+        records.messages.clear()
+        run(KeyboardInterrupt())
+        assert any("KeyboardInterrupt" in m for m in records.messages), records.messages
+    finally:
+        logging.getLogger("optuna").removeHandler(records)

@@ -40,8 +40,10 @@ record damaged elsewhere is refused with the line number (:func:`check_journal`)
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import json
+import logging
 import os
 import shutil
 import time
@@ -355,28 +357,40 @@ def tune(cfg: BenchmarkConfig, algo_name: str, env_label: str | None, trials: in
 
     remaining = max(trials - done, 0)
     if remaining:
-        import logging
-
-        quiet = _NoInterruptTraceback()  # Ctrl-C is reported once, by the script, not as Optuna's traceback
-        optuna_log = logging.getLogger("optuna")
-        optuna_log.addFilter(quiet)
-        try:
+        with quiet_interrupted_trials():  # Ctrl-C is reported once, by the script, not as Optuna's traceback
             study.optimize(lambda t: run_trial(t, cfg, env, algo, evalset, seed), n_trials=remaining,
                            callbacks=[after], catch=())
-        finally:
-            optuna_log.removeFilter(quiet)
     result = summary(study, cfg, env, algo, evalset, command, seed)
     write_json_atomic(Path(out) / "tune.json", result)
     return result
 
 
+@contextlib.contextmanager
+def quiet_interrupted_trials():
+    """Within: Optuna logs nothing for a trial stopped by Ctrl-C (see :class:`_NoInterruptTraceback`)."""
+    quiet = _NoInterruptTraceback()
+    # a filter acts only on its own logger's records, not on those its children propagate to it
+    log = logging.getLogger("optuna.study._optimize")
+    log.addFilter(quiet)
+    try:
+        yield
+    finally:
+        log.removeFilter(quiet)
+
+
 class _NoInterruptTraceback:
-    """A logging filter: drops Optuna's "Trial N failed ... KeyboardInterrupt()" record and its
-    traceback (the interrupt still propagates; the script prints its one ``interrupted`` line)."""
+    """A logging filter for Optuna's trial loop: drops its "Trial N failed ... KeyboardInterrupt()"
+    record with the traceback, and the "Trial N failed with value None." that follows it (the
+    interrupt still propagates; the script prints its one ``interrupted`` line)."""
+
+    def __init__(self) -> None:
+        self.interrupted = False
 
     def filter(self, record) -> bool:
         exc = record.exc_info[1] if record.exc_info else None
-        return not isinstance(exc, KeyboardInterrupt) and "KeyboardInterrupt" not in record.getMessage()
+        if isinstance(exc, KeyboardInterrupt) or "KeyboardInterrupt" in record.getMessage():
+            self.interrupted = True
+        return not (self.interrupted and " failed " in record.getMessage())
 
 
 def config_snippet(best: dict[str, Any]) -> str:

@@ -28,6 +28,8 @@ Conventions (one place, so every script behaves alike):
 from __future__ import annotations
 
 import argparse
+import atexit
+import functools
 import json
 import math
 import os
@@ -75,9 +77,46 @@ def _interrupted_during_startup(signum, frame):  # pragma: no cover - exercised 
 def install_startup_interrupt() -> None:
     """Call first thing in a script run as a program: a Ctrl-C or SIGTERM during the imports
     (numba loads its kernels for a few seconds) exits 130 / 143 with one line instead of a
-    traceback. :func:`handle_interrupts` turns both into ``KeyboardInterrupt`` once ``main`` runs."""
+    traceback. :func:`handle_interrupts` turns both into ``KeyboardInterrupt`` once ``main`` runs,
+    and :func:`finished` makes them end a finished run with its own exit code."""
     for s in INTERRUPT_SIGNALS:
         signal.signal(s, _interrupted_during_startup)
+    if not _finished["script"]:
+        _finished["script"] = True
+        atexit.register(_ignore_if_finished)  # the first registered: it runs after every other exit function
+
+
+_finished: dict[str, Any] = {"script": False, "code": None}
+
+
+def _exit_now(code: int, signum, frame) -> None:  # pragma: no cover - exercised in subprocess tests
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except Exception:
+            pass
+    os._exit(code)
+
+
+def _ignore_if_finished() -> None:
+    # the interpreter puts the default handlers back after the exit functions, and a signal in the
+    # rest of its shutdown (unloading torch and numba) would then kill the finished run by the signal
+    if _finished["code"] is not None:
+        for s in INTERRUPT_SIGNALS:
+            signal.signal(s, signal.SIG_IGN)
+
+
+def finished(code: int | None) -> int:
+    """A finished run's exit code, as the script's last step: ``sys.exit(cli.finished(main()))``.
+    The work is done and reported, so a Ctrl-C or SIGTERM during the interpreter's shutdown (threads,
+    exit functions, unloading torch and numba: up to a second) ends the process at once with that
+    code, instead of a traceback or a kill by the signal. In-process callers (tests) are unaffected."""
+    code = 0 if code is None else int(code)
+    if _finished["script"]:
+        _finished["code"] = code
+        for s in INTERRUPT_SIGNALS:
+            signal.signal(s, functools.partial(_exit_now, code))
+    return code
 
 
 _sigint = {"seen": False, "signum": signal.SIGINT}

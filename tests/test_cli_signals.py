@@ -1,0 +1,81 @@
+"""Ctrl-C and SIGTERM around a script's work (scripts/support/cli.py, docs/cli.md): a signal during
+the interpreter's shutdown after a finished run ends it with the run's own exit code, at once.
+
+Each case runs a small program that uses the scripts' guard the way a script does, with a slow
+step in its shutdown (an exit function, or an object freed as its module is unloaded), and signals
+it during that step. The control case leaves out :func:`finished` and shows the faults it removes.
+"""
+
+from __future__ import annotations
+
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+
+import pytest
+
+PROGRAM = """
+import atexit, sys, time
+from splitpoker.scripts.support.cli import finished, handle_interrupts, install_startup_interrupt
+
+install_startup_interrupt()
+handle_interrupts()
+
+class SlowToFree:  # a module-level object freed while the module is unloaded (after the exit functions)
+    def __del__(self):
+        time.sleep({free_s})
+
+keep = SlowToFree()
+atexit.register(time.sleep, {atexit_s})  # e.g. Ray's or a thread pool's shutdown
+print("result: done", flush=True)
+sys.exit({exit_expr})
+"""
+
+
+def run(tmp_path, signum, *, atexit_s=0.0, free_s=0.0, use_finished=True, code=3):
+    exit_expr = f"finished({code})" if use_finished else str(code)
+    src = textwrap.dedent(PROGRAM.format(free_s=free_s, atexit_s=atexit_s, exit_expr=exit_expr))
+    p = subprocess.Popen([sys.executable, "-c", src], cwd=tmp_path, stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True)
+    try:
+        assert p.stdout.readline().strip() == "result: done"  # the run has finished: the shutdown begins
+        time.sleep(0.5)  # inside the slow step
+        sent = time.perf_counter()
+        p.send_signal(signum)
+        out, err = p.communicate(timeout=60)
+        return p.returncode, err, time.perf_counter() - sent
+    finally:
+        if p.poll() is None:
+            p.kill()
+
+
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
+def test_a_signal_in_a_slow_exit_function_ends_the_finished_run_at_once_with_its_code(tmp_path, signum):
+    code, err, latency = run(tmp_path, signum, atexit_s=20)
+    assert (code, err) == (3, "")
+    assert latency < 10, latency  # not after the 20 s step
+
+
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
+def test_a_signal_while_modules_are_unloaded_leaves_the_finished_run_its_code(tmp_path, signum):
+    # the interpreter has put the default handlers back by then: ignored, the shutdown ends normally
+    code, err, _ = run(tmp_path, signum, free_s=3)
+    assert (code, err) == (3, "")
+
+
+def test_without_finished_the_same_signals_give_a_traceback_or_a_kill(tmp_path):
+    code, err, _ = run(tmp_path, signal.SIGINT, atexit_s=20, use_finished=False)
+    assert "Traceback" in err and "KeyboardInterrupt" in err, (code, err)
+    code, err, _ = run(tmp_path, signal.SIGTERM, free_s=3, use_finished=False)
+    assert code == -signal.SIGTERM, (code, err)
+
+
+def test_in_process_callers_keep_their_handlers(monkeypatch):
+    from splitpoker.scripts.support import cli
+
+    monkeypatch.setitem(cli._finished, "script", False)  # a caller that did not install the scripts' guard
+    before = signal.getsignal(signal.SIGINT)
+    assert cli.finished(0) == 0 and cli.finished(None) == 0
+    assert signal.getsignal(signal.SIGINT) is before
