@@ -128,7 +128,10 @@ def main(argv=None) -> int:
         return 2
     except TrainingInterrupted as e:
         print(str(e), file=sys.stderr)
-        print(f"resume with: {_resume_command(e.run_dir)}", file=sys.stderr)
+        if e.run_dir.exists():
+            print(f"resume with: {_resume_command(e.run_dir)}", file=sys.stderr)
+        else:  # a new run that had saved nothing: its folder is gone
+            print("the new run had saved nothing, so its folder is removed; rerun the same command", file=sys.stderr)
         return e.exit_code
     except KeyboardInterrupt as e:
         print(f"\naborted: {str(e) or 'interrupted before training started'}; nothing saved in this session",

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import shlex
 import signal
 import subprocess
 import sys
@@ -407,9 +408,21 @@ def test_an_interrupt_at_a_random_moment_then_the_same_command(tmp_path, name, a
         assert latency < 60, latency
     assert not [p for p in tmp_path.rglob("*") if p.name.endswith((".tmp", ".partial"))]
     if resumable:
-        r = subprocess.run([sys.executable, str(ROOT / "scripts" / f"{name}.py"), *fill(argv, tmp_path)], cwd=tmp_path,
-                           env=dict(os.environ, PYTHONPATH=str(ROOT)), capture_output=True, text=True, timeout=1800)
+        r = subprocess.run([sys.executable, str(ROOT / "scripts" / f"{name}.py"), *resume_args(err, name, argv, tmp_path)],
+                           cwd=tmp_path, env=dict(os.environ, PYTHONPATH=str(ROOT)), capture_output=True, text=True,
+                           timeout=1800)
         assert r.returncode == 0, r.stderr[-3000:]
+
+
+def resume_args(err: str, name: str, argv, t: Path) -> list[str]:
+    """The arguments of the command the interrupted run said to resume with (``resume with:
+    python scripts/<name>.py ...``), else those of the same command."""
+    said = [line.split("resume with: ", 1)[1] for line in err.splitlines() if "resume with: " in line]
+    if not said:
+        return fill(argv, t)
+    words = shlex.split(said[-1])
+    assert words[0] == "python" and Path(words[1]).name == f"{name}.py", said[-1]
+    return words[2:]
 
 
 # ---- environments -----------------------------------------------------------------------------

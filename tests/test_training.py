@@ -1,6 +1,7 @@
 """Training, evaluation and the demo on tiny budgets; every algorithm; SubprocVecEnv masking."""
 
 import json
+import os
 
 import gymnasium as gym
 import numpy as np
@@ -228,3 +229,39 @@ def test_evaluate_script_and_demo(tmp_path, capsys):
     with pytest.raises(SystemExit) as exit_info:  # argparse refuses the count before any work
         evaluate.main(["--model", "house-way", "--hands", "0"])
     assert exit_info.value.code == 2
+
+
+def test_a_new_run_stopped_before_it_saved_a_model_leaves_no_folder(tmp_path, monkeypatch):
+    """Interrupted after its folder and config.yaml are written but before a model is saved (in
+    set-up, or by a signal in the first rollout): the folder goes, so the same command starts the
+    run again instead of refusing an existing folder with nothing in it to resume."""
+    import signal
+
+    from stable_baselines3.common.callbacks import BaseCallback
+
+    import splitpoker.agents.training.run as run_mod
+    from splitpoker.agents.training.state import TrainingInterrupted
+
+    class SignalOnFirstStep(BaseCallback):
+        def _on_step(self):
+            if self.num_timesteps <= 2:
+                os.kill(os.getpid(), signal.SIGINT)  # SignalStop's handler: stop at the next step, save
+            return True
+
+    def setup_interrupted(*args, **kwargs):
+        assert (tmp_path / cfg.make_run_name() / "config.yaml").exists()  # the folder is made by then
+        raise KeyboardInterrupt
+
+    cfg = tiny(tmp_path, run_name="r")
+    with monkeypatch.context() as m:
+        m.setattr(run_mod, "session_callback", setup_interrupted)
+        with pytest.raises(KeyboardInterrupt):
+            train(cfg, progress_bar=False, log=lambda msg: None)
+    assert list(tmp_path.iterdir()) == []
+    with monkeypatch.context() as m:
+        m.setattr(run_mod, "metrics_callback", SignalOnFirstStep)
+        with pytest.raises(TrainingInterrupted) as e:
+            train(tiny(tmp_path, run_name="r"), progress_bar=False, log=lambda msg: None)
+    assert e.value.path is None and e.value.steps == 0 and not e.value.run_dir.exists()
+    run_dir = train(tiny(tmp_path, run_name="r"), progress_bar=False, log=lambda msg: None)  # the same command
+    assert saved_steps(run_dir / "model.zip") == 256

@@ -35,6 +35,7 @@ from __future__ import annotations
 import contextlib
 import datetime
 import json
+import shutil
 import tempfile
 import time
 from pathlib import Path
@@ -269,7 +270,8 @@ def train(cfg: TrainConfig | None = None, *, resume: str | Path | None = None, t
     describe the same experiment) is the new total when resuming; if the newest saved state has
     reached it, nothing is written. The whole config is validated, the environment and the model
     built, before the run directory is made. On SIGINT/SIGTERM the state is saved and
-    :class:`TrainingInterrupted` raised (``exc.exit_code`` 130 or 143).
+    :class:`TrainingInterrupted` raised (``exc.exit_code`` 130 or 143). A new run stopped before
+    it saved any model (in its first rollout, or earlier) leaves no run directory behind.
 
     One session at a time per run (:func:`~splitpoker.agents.training.state.run_lock`): a second
     ``train(resume=run_dir)`` while one is running raises :class:`ConfigError` before anything is
@@ -302,6 +304,7 @@ def _train(cfg: TrainConfig, run_dir: Path, state, steps: int, resume, progress_
     torch.set_num_threads(1)
     off_policy = cfg.algo in OFF_POLICY_ALGOS
     seed = session_seed(cfg.seed, steps)
+    made = None  # the new run's folder, once this session has made it
     try:
         env = make_vec_env(cfg, seed=seed)
     except (ValueError, TypeError, AssertionError) as e:
@@ -341,6 +344,7 @@ def _train(cfg: TrainConfig, run_dir: Path, state, steps: int, resume, progress_
             run_dir.parent.mkdir(parents=True, exist_ok=True)
             try:
                 run_dir.mkdir()
+                made = run_dir
                 held.enter_context(run_lock(run_dir))
             except (FileExistsError, RunBusy):
                 raise ConfigError(f"run directory {run_dir} was just made by another process: choose another "
@@ -387,6 +391,12 @@ def _train(cfg: TrainConfig, run_dir: Path, state, steps: int, resume, progress_
             write_text(run_dir / "train_stats.json", json.dumps(
                 {"timesteps": int(model.num_timesteps), "seconds_last_session": seconds,
                  "steps_per_second": learned / max(seconds, 1e-9)}, indent=1))
+    except BaseException:
+        if made is not None and newest_state(made) is None:
+            # a new run stopped before it saved any model: nothing to resume, so no folder is left
+            # to block the same command (the interrupt message says "nothing saved")
+            shutil.rmtree(made, ignore_errors=True)
+        raise
     finally:
         try:
             env.close()
