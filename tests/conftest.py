@@ -24,3 +24,10 @@ def exact_solver():
         return solvers[key]
 
     return get
+
+
+def pytest_collection_modifyitems(config, items):
+    """The slow tests first, in their collected order, then the rest: pytest-xdist hands tests to
+    its workers in this order, so the long ones start early and the short ones fill the workers at
+    the end (longest-first scheduling), instead of one long test running alone on the last core."""
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)

@@ -126,11 +126,14 @@ def test_hands_of_a_class_have_the_same_exact_evs(small, reps):
         assert a.ev.max() == b.ev.max()
 
 
+# the real dealer pool for one house way per game: the class map is the game's (the house way only
+# fills the dealer table), every style is checked on the small pool above, and asia-borgata's 617 MB
+# table, needed by no other test, would cost two CPU-minutes of a clean run
 @pytest.mark.slow
-@pytest.mark.parametrize("game_style", [("asia", "asia-000"), ("asia", "asia-borgata"), ("paigow", "paigow-igw")])
-def test_full_pool_class_equivalence(game_style, reps):
+@pytest.mark.parametrize("game_style", [("asia", "asia-000"), ("paigow", "paigow-igw")])
+def test_full_pool_class_equivalence(game_style, reps, exact_solver):
     game = Game(*game_style)
-    solver = ExactSolver(game)
+    solver = exact_solver(*game_style)
     for cards in ("Ah Kh Qh Jh 9s 9c JK", "2c 3c 4d 5d 6h 7h 8s"):
         h = np.sort(parse_cards(cards))
         canon = hc.class_hands(hc.classify(h, reps), reps)[0]
