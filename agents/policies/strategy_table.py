@@ -44,7 +44,7 @@ from splitpoker.envs.rules import RULES_SOURCE_DIGEST
 from splitpoker.envs.rules.cache import load_or_build, prune
 from splitpoker.envs.rules.checks import is_integer
 from splitpoker.envs.rules.game import Game
-from splitpoker.envs.rules.games.spec import ASIA_ID
+from splitpoker.envs.rules.games.outcome import counts_from_prefix
 from splitpoker.envs.solver.dealer_table import n_classes
 from splitpoker.envs.solver.exact import ExactResult, ExactSolver, prefix_counts, result_from_prefix
 
@@ -126,14 +126,8 @@ class StrategyTable:
     def ev_grid(self) -> np.ndarray:
         """The whole table: ``ev[high, medium, low]`` (Asia) / ``ev[back, front]`` (Pai Gow) for
         every value combination, float64 (about 24 MB for Asia)."""
-        P = self.prefix
-        n = self.n_dealer_hands
-        if self.game.game_id == ASIA_ID:  # two of three hands win; copies lose; no push
-            wins = P[:-1, :-1, -1:] + P[:-1, -1:, :-1] + P[-1:, :-1, :-1] - 2 * P[:-1, :-1, :-1]
-            return (2 * wins - n) / n
-        wins = P[:-1, :-1]
-        losses = n - P[:-1, -1:] - P[-1:, :-1] + wins
-        return ((1 - self.game.rules.commission) * wins - losses) / n
+        grid = np.ogrid[tuple(slice(0, k - 1) for k in self.prefix.shape)]  # every value of every hand
+        return counts_from_prefix(self.game.game_id, self.prefix, tuple(grid), float(self.game.commission))[-1]
 
     def best(self, cards, legal: np.ndarray | None = None) -> int:
         """The table policy's setting: highest table EV among the non-fouled (and ``legal``)

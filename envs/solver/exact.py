@@ -30,11 +30,11 @@ from numba import njit, prange
 
 from splitpoker.envs.rules.enumeration import dynamic_scheduling, for_each_hand, top_two_tasks
 from splitpoker.envs.rules.game import Game
-from splitpoker.envs.rules.games.outcome import hands_won, setting_values
-from splitpoker.envs.rules.games.spec import ASIA_ID
+from splitpoker.envs.rules.games import outcome
+from splitpoker.envs.rules.games.outcome import hands_won, main_result, setting_values
 from splitpoker.envs.rules.house_ways.registry import house_way
 from splitpoker.envs.rules.ranking.combinatorics import BINOM
-from splitpoker.envs.solver.dealer_table import N_LOW, N_MEDIUM, dealer_table, n_classes
+from splitpoker.envs.solver.dealer_table import dealer_table, n_classes
 
 
 @njit(cache=True, inline="always")
@@ -120,17 +120,10 @@ class ExactResult:
 
 
 def prefix_counts(game: Game, hist: np.ndarray) -> np.ndarray:
-    """Step 2's prefix sums of an outcome-class histogram: ``P[h, m, l]`` (Asia) / ``P[b, f]``
-    (Pai Gow) = dealer hands whose every hand value is strictly below ``(h, m, l)``; the last
-    index along an axis means "any value" (``P[-1, -1, -1]`` is the number of dealer hands)."""
-    n_rank = int(game.engine.table.n_classes)
-    if game.game_id == ASIA_ID:  # three hands: the prefix sums are 3-dimensional
-        P = np.zeros((n_rank + 1, N_MEDIUM + 1, N_LOW + 1), dtype=np.int64)
-        P[1:, 1:, 1:] = hist.reshape(n_rank, N_MEDIUM, N_LOW).cumsum(0).cumsum(1).cumsum(2)
-    else:
-        P = np.zeros((n_rank + 1, N_MEDIUM + 1), dtype=np.int64)
-        P[1:, 1:] = hist.reshape(n_rank, N_MEDIUM).cumsum(0).cumsum(1)
-    return P
+    """Step 2's prefix sums of an outcome-class histogram (:func:`splitpoker.envs.rules.games.outcome.prefix_counts`):
+    ``P[h, m, l]`` (Asia) / ``P[b, f]`` (Pai Gow) = dealer hands whose every hand value is strictly
+    below ``(h, m, l)``; the last index along an axis means "any value"."""
+    return outcome.prefix_counts(game.game_id, int(game.engine.table.n_classes), hist)
 
 
 def result_from_prefix(game: Game, P: np.ndarray, hand: np.ndarray, ranks: np.ndarray,
@@ -139,28 +132,13 @@ def result_from_prefix(game: Game, P: np.ndarray, hand: np.ndarray, ranks: np.nd
     :meth:`Game.settings` gives them) against the dealer hands whose prefix sums are ``P``
     (:func:`prefix_counts`). Shared by :meth:`ExactSolver.solve` and the strategy table
     (:mod:`splitpoker.agents.policies.strategy_table`), which histograms every dealer hand of the full deck."""
-    g = game
-    if g.game_id == ASIA_ID:  # two of three hands win; copies lose; no push
-        n = int(P[-1, -1, -1])
-        ph, pm, pl = ranks[:, 0], ranks[:, 1], ranks[:, 2]
-        wins = P[ph, pm, N_LOW] + P[ph, N_MEDIUM, pl] + P[-1, pm, pl] - 2 * P[ph, pm, pl]
-        pushes = np.zeros_like(wins)
-        losses = n - wins
-        commission = 0.0
-        ev = (wins - losses) / n
-    else:
-        n = int(P[-1, -1])
-        pb, pf = ranks[:, 0], ranks[:, 1]
-        wins = P[pb, pf]
-        losses = n - P[pb, N_MEDIUM] - P[-1, pf] + wins
-        pushes = n - wins - losses
-        commission = g.rules.commission
-        ev = ((1 - commission) * wins - losses) / n
+    commission = float(game.commission)
+    n, wins, pushes, losses, ev = outcome.counts_from_prefix(game.game_id, P, tuple(ranks.T), commission)
     wins = np.where(fouled, 0, wins)
     pushes = np.where(fouled, 0, pushes)
     losses = np.where(fouled, n, losses)
     ev = np.where(fouled, -1.0, ev)
-    return ExactResult(g.game, g.style.value, hand, n, wins, pushes, losses, fouled, ev, float(commission))
+    return ExactResult(game.game, game.style.value, hand, n, wins, pushes, losses, fouled, ev, commission)
 
 
 class ExactSolver:
@@ -219,14 +197,15 @@ def _naive_hand(positions, index, args):
         d[j] = pool[positions[j]]
     ds = house_way(style_id, d, rank_table, to_two)
     d0, d1, d2 = setting_values(game_id, d, ds, rank_table)
-    asia = game_id == ASIA_ID
+    three = ranks.shape[1] > 2  # Asia's low hand; Pai Gow's values are (back, front)
     for s in range(ranks.shape[0]):
         if fouled[s]:
             continue
-        won = hands_won(game_id, ranks[s, 0], ranks[s, 1], ranks[s, 2] if asia else 0, d0, d1, d2)
-        if won >= 2:  # Asia: two of three; Pai Gow: both
+        result = main_result(game_id, hands_won(game_id, ranks[s, 0], ranks[s, 1], ranks[s, 2] if three else 0,
+                                                d0, d1, d2), 0.0)
+        if result > 0:  # Asia: two of three; Pai Gow: both
             wins[s] += 1
-        elif won == 1 and not asia:  # Pai Gow: one each pushes
+        elif result == 0:  # Pai Gow: one each pushes
             pushes[s] += 1
 
 

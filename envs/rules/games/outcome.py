@@ -2,9 +2,11 @@
 (:data:`splitpoker.envs.rules.games.spec.ASIA_ID` / ``PAIGOW_ID``, ``GameSpec.game_id``): a
 setting's values, foul and main-bet result, the number of settings, the round kernels' valuation of
 every setting, the Monte Carlo's per-dealer-hand sums and their statistics, and the dealer table's
-outcome classes. The batch kernels, the round kernels, the Monte Carlo, the dealer table and the
-table share these, so that no caller picks an ``asia_*`` or ``paigow_*`` function or tests the game
-id itself: a new hand layout adds its branch here (and in the exact solver), nowhere else.
+outcome classes, and the exact solver's counting from the dealer table's prefix sums
+(:func:`prefix_counts`, :func:`counts_from_prefix`). The batch kernels, the round kernels, the Monte
+Carlo, the dealer table, the exact solver, the strategy table and the table share these, so that no
+caller picks an ``asia_*`` or ``paigow_*`` function or tests the game id itself: a new hand layout
+adds its branch here, nowhere else.
 
 Values are ``(v0, v1, v2)``: Asia ``(high, medium, low)``; Pai Gow ``(back, front, 0)``.
 """
@@ -161,3 +163,36 @@ def outcome_index(game_id, v0, v1, v2):
 def n_outcome_classes(game_id: int, n_rank: int) -> int:
     """The number of outcome classes (:func:`outcome_index`) when the first hand has ``n_rank`` values."""
     return n_rank * N_MEDIUM * (1 if game_id == PAIGOW_ID else N_LOW)
+
+
+def prefix_counts(game_id: int, n_rank: int, hist: np.ndarray) -> np.ndarray:
+    """The exact solver's prefix sums of an outcome-class histogram (:func:`outcome_index`):
+    ``P[h, m, l]`` (Asia) / ``P[b, f]`` (Pai Gow) = dealer hands whose every hand value is strictly
+    below ``(h, m, l)``; the last index along an axis means "any value" (``P[-1, -1, -1]`` is the
+    number of dealer hands)."""
+    shape = (n_rank, N_MEDIUM) if game_id == PAIGOW_ID else (n_rank, N_MEDIUM, N_LOW)
+    P = np.zeros(tuple(k + 1 for k in shape), dtype=np.int64)
+    sums = hist.reshape(shape)
+    for axis in range(len(shape)):
+        sums = sums.cumsum(axis)
+    P[(slice(1, None),) * len(shape)] = sums
+    return P
+
+
+def counts_from_prefix(game_id: int, P: np.ndarray, values: tuple, commission: float):
+    """``(n, wins, pushes, losses, ev)`` of player hands with ``values`` (one index array per hand,
+    broadcast together: a column per setting, or a grid) against the dealer hands of the prefix sums
+    ``P`` (:func:`prefix_counts`), before fouls. Asia: two of three hands win, copies lose, no push;
+    Pai Gow: both win ``1 - commission``, one each pushes."""
+    if game_id == PAIGOW_ID:
+        n = int(P[-1, -1])
+        pb, pf = values[0], values[1]
+        wins = P[pb, pf]
+        losses = n - P[pb, -1] - P[-1, pf] + wins
+        pushes = n - wins - losses
+        return n, wins, pushes, losses, ((1 - commission) * wins - losses) / n
+    n = int(P[-1, -1, -1])
+    ph, pm, pl = values[0], values[1], values[2]
+    wins = P[ph, pm, -1] + P[ph, -1, pl] + P[-1, pm, pl] - 2 * P[ph, pm, pl]
+    losses = n - wins
+    return n, wins, np.zeros_like(wins), losses, (wins - losses) / n
