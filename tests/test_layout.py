@@ -5,7 +5,8 @@
 - the rules core (``envs/rules``) imports only the standard library, numpy, numba and itself;
 - no circle of module-level imports between modules, nor between the subpackages of the rules core
   and of ``agents``;
-- no library module over 500 lines.
+- no library module over 500 lines;
+- only ``envs/rules/games/outcome.py`` tests which game it is (a game id or name compared).
 """
 
 from __future__ import annotations
@@ -170,3 +171,31 @@ def test_no_circle_between_subpackages():
 def test_no_library_module_over_500_lines():
     long = {str(p.relative_to(ROOT)): n for p in SOURCES.values() if (n := len(p.read_text().splitlines())) > MAX_LINES}
     assert not long, f"modules over {MAX_LINES} lines: {long}"
+
+
+# the per-game dispatch: the one module whose code may test which game it is (spec.py defines the ids)
+GAME_DISPATCH = {"splitpoker.envs.rules.games.outcome", "splitpoker.envs.rules.games.spec"}
+GAME_IDS = {"ASIA_ID", "PAIGOW_ID", "game_id"}
+GAME_NAMES = {"asia", "paigow"}
+
+
+def _tests_the_game(node: ast.Compare) -> bool:
+    names = [n for n in (node.left, *node.comparators)]
+    ids = any((isinstance(n, ast.Name) and n.id in GAME_IDS) or (isinstance(n, ast.Attribute) and n.attr in GAME_IDS)
+              for n in names)
+    named = any(isinstance(n, ast.Constant) and n.value in GAME_NAMES for n in names)
+    return ids or named
+
+
+def test_only_the_dispatch_module_tests_the_game():
+    """A new hand layout adds its branch to ``games/outcome.py`` (and its spec), nowhere else
+    (docs/architecture.md, "A game variant"): no other module compares a game id or a game name."""
+    found = []
+    for module, path in SOURCES.items():
+        if module in GAME_DISPATCH:
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Compare) and any(isinstance(op, (ast.Eq, ast.NotEq, ast.Is, ast.IsNot))
+                                                     for op in node.ops) and _tests_the_game(node):
+                found.append(f"{path.relative_to(ROOT)}:{node.lineno}")
+    assert not found, found
