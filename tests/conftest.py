@@ -44,14 +44,6 @@ def pytest_collection_modifyitems(config, items):
     items.sort(key=lambda item: item.get_closest_marker("slow") is None)
 
 
-@pytest.hookimpl(optionalhook=True)  # known only where pytest-xdist is loaded
-def pytest_xdist_auto_num_workers(config):
-    """``-n auto``: one worker more than the cores. A worker waiting on another's cache build
-    (the dealer tables are built once, under a lock) or on a subprocess's interrupt delay leaves
-    its core to the others instead of idle."""
-    return (os.cpu_count() or 1) + 1
-
-
 @pytest.fixture(scope="session", autouse=True)
 def _one_torch_thread():
     """See the top of this file: a kernel run before torch's import can leave torch at 2 threads."""
