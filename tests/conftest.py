@@ -7,19 +7,7 @@ loaded once here instead of once per test).
 
 from __future__ import annotations
 
-import os
-
 import pytest
-
-if os.environ.get("PYTEST_XDIST_WORKER"):
-    # One intra-op thread for torch in each xdist worker (and the scripts it starts): the workers
-    # already fill the cores, and two 2-thread torch pools on 2 cores stall each other (measured
-    # on the training and client tests at -n 2: 61-62 s against 68-75 s). Numba keeps its threads
-    # (NUMBA_NUM_THREADS is not read from this). Waiting OpenMP threads sleep instead of spinning
-    # on a core another worker needs. A value set by the caller is kept.
-    os.environ.setdefault("OMP_NUM_THREADS", "1")
-    os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
-
 
 @pytest.fixture(scope="session")
 def exact_solver():
@@ -42,16 +30,6 @@ def pytest_collection_modifyitems(config, items):
     its workers in this order, so the long ones start early and the short ones fill the workers at
     the end (longest-first scheduling), instead of one long test running alone on the last core."""
     items.sort(key=lambda item: item.get_closest_marker("slow") is None)
-
-
-@pytest.fixture(scope="session", autouse=True)
-def _one_torch_thread():
-    """See the top of this file: a kernel run before torch's import can leave torch at 2 threads."""
-    if os.environ.get("PYTEST_XDIST_WORKER") and os.environ.get("OMP_NUM_THREADS") == "1":
-        import torch
-
-        torch.set_num_threads(1)
-    yield
 
 
 def pytest_configure(config):
