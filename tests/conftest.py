@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import pytest
 
+
 @pytest.fixture(scope="session")
 def exact_solver():
     from splitpoker.envs.rules.game import Game
