@@ -50,6 +50,7 @@ def measure(game: str, steps: int, log=print) -> dict:
     import torch
 
     import splitpoker.agents.policies.setting_scorer as ss
+    from splitpoker.agents.training.algorithms import quiet_logger
     from splitpoker.agents.training.config import TrainConfig
     from splitpoker.agents.training.run import algo_class, make_vec_env, resolve_policy
 
@@ -74,6 +75,7 @@ def measure(game: str, steps: int, log=print) -> dict:
             policy, pkw = resolve_policy(cfg)
             model = algo_class("maskable_ppo")(policy, venv, seed=0, device="cpu", policy_kwargs=pkw, verbose=0,
                                                **cfg.algo_kwargs)
+            model.set_logger(quiet_logger())
             model.learn(2048)  # warm-up: compilation, first rollout
             t, c = time.perf_counter(), time.process_time()
             model.learn(steps, reset_num_timesteps=False)

@@ -7,7 +7,17 @@ loaded once here instead of once per test).
 
 from __future__ import annotations
 
+import os
+
 import pytest
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _sb3_folders_in_the_test_temp_dir(tmp_path_factory):
+    """A model a test makes with no logger of its own gets SB3's default one, which makes an empty
+    ``SB3-<date>`` folder in the temp directory at every ``learn()``: with ``SB3_LOGDIR`` they all
+    go to one folder of this session's temp dir (cleaned up by pytest) instead of piling up in /tmp."""
+    os.environ.setdefault("SB3_LOGDIR", str(tmp_path_factory.mktemp("sb3")))
 
 
 @pytest.fixture(scope="session")

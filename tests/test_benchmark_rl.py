@@ -117,6 +117,33 @@ def test_shipped_configs_validate(name):
         assert type(model.policy).__name__.startswith("SettingScorer")
 
 
+def test_a_run_leaves_no_empty_sb3_folder_in_the_temp_dir(tmp_path, monkeypatch):
+    """SB3 gives a model with verbose=0 and no tensorboard_log a logger that makes an empty
+    SB3-<date> folder in the temp dir at every learn(); the harness's models log nowhere."""
+    import tempfile
+
+    from sb3_contrib import MaskablePPO
+
+    from splitpoker.agents.benchmark.run import RunSpec, build_model
+
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    monkeypatch.delenv("SB3_LOGDIR", raising=False)  # set by conftest.py for the other tests
+    cfg = BenchmarkConfig.from_yaml(ROOT / "configs" / "benchmark" / "smoke.yaml")
+    env = next(e for e in cfg.envs if e.label == "paigow_session")  # the cheapest env
+    for algo in cfg.algorithms:  # MaskablePPO and DQN: on- and off-policy learn()
+        model, venv = build_model(RunSpec(env, algo.on(env), 0, 256, 256, 2, 2, 0, 1), n_envs=2)
+        try:
+            model.learn(256)
+            assert list(tmp_path.glob("SB3-*")) == [], algo.name
+            if algo.algo == "maskable_ppo":  # the premise: SB3's own logger does make one
+                MaskablePPO("MlpPolicy", venv, n_steps=64, batch_size=64, n_epochs=1, device="cpu").learn(64)
+                made = list(tmp_path.glob("SB3-*"))
+                assert len(made) == 1
+                made[0].rmdir()
+        finally:
+            venv.close()
+
+
 def test_evalset_is_exact_and_a_corrupt_cache_is_rebuilt():
     from splitpoker.agents.evaluation.evaluate import regret_summary, run_policy
     from splitpoker.agents.policies.baselines import HouseWayPolicy

@@ -161,6 +161,7 @@ def _regret_callback(scorer: Scorer, eval_every: int, make_policy: Callable, poi
 
 def build_model(spec: RunSpec, n_envs: int | None = None):
     """The untrained model and its vectorised env, seeded from ``spec.seed``."""
+    from splitpoker.agents.training.algorithms import quiet_logger
     from splitpoker.agents.training.run import TrainConfig, algo_class, make_vec_env
     from splitpoker.agents.training.run import resolve_policy as training_policy
     from splitpoker.agents.training.schedules import resolve_schedules
@@ -179,6 +180,7 @@ def build_model(spec: RunSpec, n_envs: int | None = None):
     model = algo_class(a.algo)(policy, venv, seed=spec.seed, device="cpu",
                                policy_kwargs=policy_kwargs or None, verbose=0,
                                **resolve_schedules(a.algo_kwargs))  # lin_2e-3 -> a schedule
+    model.set_logger(quiet_logger())  # scores go to run.json; no empty SB3-<date> folder per run in /tmp
     return model, venv
 
 

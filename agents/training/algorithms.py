@@ -71,3 +71,13 @@ def get_algorithm(name: str) -> Algorithm:
 def algo_class(name: str):
     """The stable-baselines3 / sb3-contrib class of ``algo``."""
     return get_algorithm(name).load_class()
+
+
+def quiet_logger():
+    """A stable-baselines3 logger that writes nothing, for a model that logs nowhere. Without one, a
+    model with ``verbose=0`` and no ``tensorboard_log`` gets a logger from SB3's ``configure()``,
+    which makes an empty ``SB3-<date>`` folder in the temp directory at every ``learn()``: one per
+    run of a benchmark grid, left behind."""
+    from stable_baselines3.common.logger import Logger
+
+    return Logger(folder=None, output_formats=[])

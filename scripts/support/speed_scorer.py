@@ -79,6 +79,7 @@ def use_previous_code_path(model) -> None:
 
 
 def build_model(game: str, seed: int):
+    from splitpoker.agents.training.algorithms import quiet_logger
     from splitpoker.agents.training.config import TrainConfig
     from splitpoker.agents.training.run import algo_class, make_vec_env, resolve_policy
 
@@ -90,6 +91,7 @@ def build_model(game: str, seed: int):
     policy, pkw = resolve_policy(cfg)
     model = algo_class("maskable_ppo")(policy, venv, seed=seed, device="cpu", policy_kwargs=pkw, verbose=0,
                                        **cfg.algo_kwargs)
+    model.set_logger(quiet_logger())
     return model, venv
 
 

@@ -212,6 +212,7 @@ def training_rates(train_steps: int, n_envs_list=(4, 64), rollout: int = 4096, b
     from stable_baselines3.common.env_util import make_vec_env
     from stable_baselines3.common.vec_env import DummyVecEnv
 
+    from splitpoker.agents.training.algorithms import quiet_logger
     from splitpoker.agents.training.run import EnvFactory
     from splitpoker.agents.training.sb3_vec import make_native_vec_env
 
@@ -229,6 +230,7 @@ def training_rates(train_steps: int, n_envs_list=(4, 64), rollout: int = 4096, b
             timed = _TimedVecEnv.wrap(venv)
             model = MaskablePPO("MlpPolicy", timed, n_steps=n_steps, batch_size=batch_size, n_epochs=5, gamma=0.0,
                                 policy_kwargs={"net_arch": [256, 256]}, seed=0, device="cpu", verbose=0)
+            model.set_logger(quiet_logger())
             t0 = time.perf_counter()
             model.learn(train_steps)
             dt = time.perf_counter() - t0
