@@ -27,7 +27,8 @@ Examples:
 
 Refused before any work (exit 2): an unknown policy name, a file that is not a saved model, a model
 trained on another environment or game, an --out that cannot be written. Ctrl-C exits 130 and
-writes nothing (labels already solved stay cached).
+writes no report; the exact labels solved so far stay cached, a stopped labelling's too (a rerun solves
+only the rest).
 """
 
 # ruff: noqa: E402  (the Ctrl-C guard runs before the slow imports)
@@ -201,7 +202,8 @@ def run(args) -> int:
 
 def main(argv=None) -> int:
     args = parse_args(argv)
-    return cli.run_interruptible(run, args, "no report written")
+    return cli.run_interruptible(run, args, "no report written; the exact labels solved so far are cached: "
+                                             "rerun the same command to go on")
 
 
 if __name__ == "__main__":

@@ -19,7 +19,8 @@ Examples:
 
 --out (JSON) and --plot (PNG) must name files in existing, writable folders (checked before any
 work). Refused before any work (exit 2): equal train and test seeds, a bad size. Ctrl-C exits 130
-and writes nothing (labels already solved stay cached).
+and writes no card; the exact labels solved so far stay cached, a stopped labelling's too (a rerun
+solves only the rest).
 """
 
 # ruff: noqa: E402  (the Ctrl-C guard runs before the slow imports)
@@ -154,7 +155,8 @@ def run(args) -> int:
 
 def main(argv=None) -> int:
     args = parse_args(argv)
-    return cli.run_interruptible(run, args, "nothing written")
+    return cli.run_interruptible(run, args, "no card written; the exact labels solved so far are cached: "
+                                             "rerun the same command to go on")
 
 
 if __name__ == "__main__":

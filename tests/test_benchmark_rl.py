@@ -21,6 +21,7 @@ from splitpoker.envs.rules.cache import entry_paths, file_sha256
 
 ROOT = Path(__file__).resolve().parent.parent
 ASIA = "splitpoker/AsiaPokerSetting-v0"
+PAIGOW = "splitpoker/PaiGowPokerSetting-v0"
 ASIA_KW = {"house_way": "asia-000", "dealer_samples": 2, "observe_settings": True}
 
 
@@ -142,6 +143,60 @@ def test_a_run_leaves_no_empty_sb3_folder_in_the_temp_dir(tmp_path, monkeypatch)
                 made[0].rmdir()
         finally:
             venv.close()
+
+
+class _CardSolver:
+    """EVs that are a fixed function of the seven cards: what is under test is which hands get
+    solved and kept, not the solver. ``stop_after`` solves: then a Ctrl-C."""
+
+    def __init__(self, n_settings: int, stop_after: int | None = None):
+        self.n, self.stop_after, self.calls = n_settings, stop_after, 0
+
+    def solve(self, cards):
+        from types import SimpleNamespace
+
+        if self.calls == self.stop_after:
+            raise KeyboardInterrupt
+        self.calls += 1
+        rng = np.random.default_rng([int(c) for c in cards])
+        return SimpleNamespace(ev=rng.uniform(-1, 1, self.n))
+
+
+def _evalset_entries(directory):
+    return sorted(json.loads(p.read_text())["key"]["hands"] for p in Path(directory).glob("rleval-*.json"))
+
+
+def test_a_stopped_evalset_build_keeps_its_hands_and_a_rerun_solves_only_the_rest(tmp_path, monkeypatch):
+    """Ctrl-C during a build keeps the hands solved so far as a smaller cached set; the rerun
+    solves only the others and writes the same file, byte for byte, as one uninterrupted build;
+    the kept part is then removed. Periodic checkpoints keep only the latest part."""
+    from splitpoker.agents.exact import eval_set
+
+    env = eval_set.make_eval_env(PAIGOW, {})
+    n = eval_set.game_of_env(env).n_settings
+    env.close()
+    monkeypatch.setattr(eval_set, "CHECKPOINT_SECONDS", 1e9)
+    monkeypatch.setenv("SPLITPOKER_CACHE_DIR", str(tmp_path / "whole"))
+    whole = eval_set.load_evalset(PAIGOW, {}, 12, 5, solver=_CardSolver(n))
+
+    monkeypatch.setenv("SPLITPOKER_CACHE_DIR", str(tmp_path / "stopped"))
+    with pytest.raises(KeyboardInterrupt):
+        eval_set.load_evalset(PAIGOW, {}, 12, 5, solver=_CardSolver(n, stop_after=7))
+    assert _evalset_entries(tmp_path / "stopped") == [7]
+    (kept,) = (tmp_path / "stopped").glob("rleval-*.npy")
+    assert np.array_equal(np.load(kept), np.hstack([whole.cards[:7], whole.ev[:7]]))
+    rest = _CardSolver(n)
+    again = eval_set.load_evalset(PAIGOW, {}, 12, 5, solver=rest)
+    assert rest.calls == 5 and again.sha256 == whole.sha256  # the same bytes as the uninterrupted build
+    assert _evalset_entries(tmp_path / "stopped") == [12]
+
+    monkeypatch.setattr(eval_set, "CHECKPOINT_SECONDS", 0.0)  # keep after every hand
+    monkeypatch.setenv("SPLITPOKER_CACHE_DIR", str(tmp_path / "periodic"))
+    with pytest.raises(KeyboardInterrupt):
+        eval_set.load_evalset(PAIGOW, {}, 12, 5, solver=_CardSolver(n, stop_after=4))
+    assert _evalset_entries(tmp_path / "periodic") == [4]
+    eval_set.load_evalset(PAIGOW, {}, 12, 5, solver=_CardSolver(n))
+    assert _evalset_entries(tmp_path / "periodic") == [12]
 
 
 def test_evalset_is_exact_and_a_corrupt_cache_is_rebuilt():

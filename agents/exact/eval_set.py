@@ -8,6 +8,14 @@ exact solver (:mod:`splitpoker.envs.solver.exact`) gives the exact EV of all set
 included), ``hands``, ``seed`` and the rules-source digest. A corrupt or stale entry is detected by
 the checksum or key and rebuilt, never used.
 
+A build is not lost when it stops: every :data:`CHECKPOINT_SECONDS`, and once more when it is
+stopped (Ctrl-C, SIGTERM, an error), the hands solved so far are cached as a *checkpoint* (the key
+of the set of that many hands plus ``checkpoint_of``). A build starts from the largest cached set
+of the same environment, rules and seed with fewer hands, or checkpoint, and solves only the other
+hands (the reset seeds of a sample are a prefix of any larger sample's); the array, and so its
+hash, is the one an uninterrupted build writes. Once the whole set is cached, the checkpoints it
+holds are removed.
+
 Cached layout, ``float64[hands, 7 + n_settings]``::
 
     columns 0..6     the player's seven sorted cards (card integers, exact in float64)
@@ -34,13 +42,14 @@ kept when the table's setting is strictly worse than the optimum. Cached layout
 from __future__ import annotations
 
 import dataclasses
+import time
 from dataclasses import dataclass
 
 import numpy as np
 
 from splitpoker.agents.evaluation.evaluate import hand_seeds, mean_ci
 from splitpoker.envs.rules import RULES_SOURCE_DIGEST
-from splitpoker.envs.rules.cache import entry_paths, load_or_build
+from splitpoker.envs.rules.cache import entry_paths, load_or_build, save
 from splitpoker.envs.rules.game import Game
 
 EVALSET_FORMAT = 1
@@ -125,20 +134,111 @@ def game_of_env(env) -> Game:
     return env.unwrapped.game
 
 
-def build_evalset_array(env, game: Game, seeds: list[int], solver=None, progress=None) -> np.ndarray:
-    """Deal each hand through ``env.reset(seed=...)`` and solve it exactly (no cache)."""
+def _remove(name: str, key: dict) -> None:
+    for path in entry_paths(name, key):
+        path.unlink(missing_ok=True)
+
+
+def build_evalset_array(env, game: Game, seeds: list[int], solver=None, progress=None, *,
+                        head: np.ndarray | None = None, checkpoint=None) -> np.ndarray:
+    """Deal each hand through ``env.reset(seed=...)`` and solve it exactly (no cache). ``head``: the
+    rows of the first hands, already solved (a smaller cached set of the same seed); only the rest
+    are solved. ``checkpoint(rows)`` is handed the rows solved so far every
+    :data:`CHECKPOINT_SECONDS` and once more if the build stops (Ctrl-C, SIGTERM, an error), so a
+    long build that is stopped keeps its hands (see :func:`load_evalset`)."""
     from splitpoker.envs.solver.exact import ExactSolver
 
-    solver = solver or ExactSolver(game)
     out = np.empty((len(seeds), 7 + game.n_settings), dtype=np.float64)
-    for i, s in enumerate(seeds):
-        env.reset(seed=s)
-        cards = np.sort(np.asarray(env.unwrapped.player, dtype=np.int64))
-        out[i, :7] = cards
-        out[i, 7:] = solver.solve(cards).ev
+    done = 0
+    if head is not None:
+        done = head.shape[0]
+        out[:done] = head
         if progress is not None:
-            progress(1)
+            progress(done)
+    saved, last = done, time.monotonic()
+    try:
+        solver = solver or ExactSolver(game)
+        for i in range(done, len(seeds)):
+            env.reset(seed=seeds[i])
+            cards = np.sort(np.asarray(env.unwrapped.player, dtype=np.int64))
+            out[i, :7] = cards
+            out[i, 7:] = solver.solve(cards).ev
+            done = i + 1
+            if progress is not None:
+                progress(1)
+            if (checkpoint is not None and 2 <= done < len(seeds) and done > saved
+                    and time.monotonic() - last >= CHECKPOINT_SECONDS):
+                checkpoint(out[:done])
+                saved, last = done, time.monotonic()
+    except BaseException:
+        if checkpoint is not None and done > saved and done >= 2:
+            checkpoint(out[:done])
+        raise
     return out
+
+
+CHECKPOINT_SECONDS = 60.0  # a build keeps its solved hands at least this often (a smaller cached set)
+
+
+def _same_set(key: dict, want: dict) -> bool:
+    """Whether cache key ``key`` is of the same environment, rules and seed as ``want`` (any size,
+    a checkpoint or not)."""
+    import json
+
+    def norm(k: dict) -> dict:
+        return json.loads(json.dumps({**k, "hands": 0, "checkpoint_of": 0}, default=str))
+
+    return norm(key) == norm(want)
+
+
+def _entries_like(name: str, want: dict) -> list[dict]:
+    """The keys of the cached ``name`` entries of the same set as ``want``, of any size."""
+    import json
+
+    from splitpoker.envs.rules.cache import cache_dir
+
+    keys = []
+    for meta_path in cache_dir().glob(f"{name}-*.json"):
+        try:
+            key = json.loads(meta_path.read_text()).get("key") or {}
+        except (OSError, json.JSONDecodeError):
+            continue
+        if isinstance(key, dict) and isinstance(key.get("hands"), int) and _same_set(key, want):
+            keys.append(key)
+    return keys
+
+
+def _checkpoints(name: str, want: dict) -> list[dict]:
+    """The checkpoints (parts kept by stopped builds) of the same set as ``want``."""
+    return [k for k in _entries_like(name, want) if "checkpoint_of" in k]
+
+
+def cached_head(env_id: str, game: Game, hands: int, seed: int, *, log=None) -> np.ndarray | None:
+    """The rows of the largest cached evaluation set of the same environment, rules and seed with
+    fewer than ``hands`` hands, or of a checkpoint of at most ``hands`` (checksum-verified; None if
+    there is none): they are the first rows of the set of ``hands``, since the reset seeds of a
+    sample are a prefix of those of any larger sample of the same seed (:func:`hand_seeds`, checked
+    here for the two sizes)."""
+    from splitpoker.envs.rules.cache import CacheError, load
+
+    want = evalset_key(env_id, game, hands, seed)
+    name = f"rleval-{game.game}-{game.style.value}"
+    found = [k for k in _entries_like(name, want)
+             if 2 <= k["hands"] < hands or ("checkpoint_of" in k and 2 <= k["hands"] <= hands)]
+    seeds = hand_seeds(seed, hands)
+    for key in sorted(found, key=lambda k: -k["hands"]):
+        fewer = key["hands"]
+        if hand_seeds(seed, fewer) != seeds[:fewer]:
+            continue
+        try:
+            arr = load(name, key)
+        except CacheError:
+            continue
+        if log:
+            log(f"{name}: the first {fewer:,} of {hands:,} hands are cached ({entry_paths(name, key)[0]}); "
+                f"solving the other {hands - fewer:,}")
+        return np.asarray(arr)
+    return None
 
 
 def load_evalset(env_id: str, env_kwargs: dict, hands: int, seed: int, *, solver=None, progress=None,
@@ -160,7 +260,31 @@ def load_evalset(env_id: str, env_kwargs: dict, hands: int, seed: int, *, solver
 
             solver = solver_for(game, solved)
         name = f"rleval-{game.game}-{game.style.value}"
-        arr = load_or_build(name, key, lambda: build_evalset_array(env, game, seeds, solver, progress), log=log)
+        kept: list[dict] = []  # the checkpoints this build saved: smaller sets, superseded by the whole
+
+        def checkpoint(rows: np.ndarray) -> None:
+            part = {**evalset_key(env_id, game, rows.shape[0], seed), "checkpoint_of": hands}
+            try:
+                save(name, part, rows)
+            except OSError as e:  # a full or read-only disk: the build goes on, unsaved
+                if log:
+                    log(f"{name}: could not keep the {rows.shape[0]:,} hands solved so far ({e})")
+                return
+            for old in kept:
+                _remove(name, old)
+            kept[:] = [part]
+            if log:
+                log(f"{name}: {rows.shape[0]:,} of {hands:,} hands solved and kept ({entry_paths(name, part)[0]}); "
+                    f"a rerun solves only the rest")
+
+        def build() -> np.ndarray:
+            head = cached_head(env_id, game, hands, seed, log=log)
+            return build_evalset_array(env, game, seeds, solver, progress, head=head, checkpoint=checkpoint)
+
+        arr = load_or_build(name, key, build, log=log)
+        if entry_paths(name, key)[0].exists():  # the whole set is saved: the parts it holds are not needed
+            for old in kept + [k for k in _checkpoints(name, key) if k["hands"] <= hands]:
+                _remove(name, old)
     finally:
         env.close()
     meta = json.loads(entry_paths(name, key)[1].read_text())
