@@ -134,7 +134,7 @@ def _main(args, argv) -> int:
         summary = collect_finished(cfg, out, log=say)
         command = command.replace(" --report-only", "")
         plots = write_report(summary, report, command, append=args.append_report)
-        say(f"report of {summary['runs_done']}/{summary['runs_total']} finished runs: {report}; data: {out / 'benchmark.json'}")
+        say(f"report of {summary['runs_done']}/{summary['runs_total']} finished runs: {report}; data: {plots['data']}")
         return 0
     try:
         with tqdm(total=len(grid(cfg)), desc=cfg.name, unit="run", file=sys.stderr, disable=None) as bar:
@@ -153,7 +153,8 @@ def _main(args, argv) -> int:
         say(f"\ninterrupted before any run started; nothing to resume. rerun: {command}")
         return cli.interrupt_exit_code()
     plots = write_report(summary, report, command, append=args.append_report)
-    say(f"report: {report}; curves: {', '.join(str(p) for p in plots.values())}; data: {out / 'benchmark.json'}")
+    data = plots.pop("data")
+    say(f"report: {report}; curves: {', '.join(str(p) for p in plots.values())}; data: {data} (and {out / 'benchmark.json'})")
     if args.json:
         print(json.dumps(summary, indent=1, default=float))
     if summary["failed"]:

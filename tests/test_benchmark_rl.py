@@ -396,6 +396,10 @@ def test_report_append_replaces_only_its_own_grid(tmp_path):
     # an appended grid's plots carry its name: they never overwrite another grid's
     assert (tmp_path / "rl_g1.png").exists() and (tmp_path / "rl_g2_g2.png").exists() and (tmp_path / "rl_g1_g1.png").exists()
     assert "](rl_g1_g1.png)" in text and "](rl_g2_g2.png)" in text
+    # each grid's numbers beside the report, the latest of each grid: what its section was written from
+    assert json.loads((tmp_path / "rl_g1.json").read_text())["rows"][0]["iqm_regret"] == 0.375
+    assert json.loads((tmp_path / "rl_g2.json").read_text())["rows"][0]["iqm_regret"] == 0.125
+    assert text.count("Data: [`rl_g1.json`](rl_g1.json)") == 1 and text.count("Data: [`rl_g2.json`](rl_g2.json)") == 1
 
 
 def test_a_failing_run_is_reported_and_the_others_finish(tmp_path, monkeypatch):

@@ -218,9 +218,10 @@ def _task_notes(sets: dict) -> str:
     return "; ".join(notes)
 
 
-def markdown(summary: dict, plots: dict[str, str], command: str, extra_plots: dict[str, str] | None = None) -> str:
+def markdown(summary: dict, plots: dict[str, str], command: str, extra_plots: dict[str, str] | None = None,
+             data: str | None = None) -> str:
     """One grid's section: ``## Grid <name>``, the across-task aggregates, then one table and one
-    curve plot per task."""
+    curve plot per task. ``data``: the name of the grid's data file beside the report."""
     lines = [f"## Grid `{summary['name']}`", ""]
     if summary.get("description"):
         lines += [summary["description"].strip(), ""]
@@ -239,6 +240,9 @@ def markdown(summary: dict, plots: dict[str, str], command: str, extra_plots: di
                                     if summary["runs_done"] < summary["runs_total"] else "") + ".",
         "",
     ]
+    if data:
+        lines += [f"Data: [`{data}`]({data}), the grid's `benchmark.json` as this report was written from it "
+                  "(every row, per-seed regrets, curves, versions and commit).", ""]
     agg = summary.get("aggregate", {})
     if agg.get("algorithms"):
         lines += [f"### Across tasks ({', '.join(agg['tasks'])})", "",
@@ -293,10 +297,16 @@ def markdown(summary: dict, plots: dict[str, str], command: str, extra_plots: di
 def write_report(summary: dict, report: Path, command: str, append: bool = False) -> dict[str, Path]:
     """Write the markdown report and its PNGs next to it (``<report stem>_<task>.png``, or
     ``<report stem>_<grid>_<task>.png`` when appending; ``…_profiles.png`` and ``…_poi.png`` for the
-    grid); returns the plot paths. ``append``: add this grid's section to an existing report
+    grid) and the grid's data, the summary the report is written from, as
+    ``<report stem>_<grid>.json`` (so a published report always has its numbers beside it);
+    returns the plot and data paths. ``append``: add this grid's section to an existing report
     (replacing an older section of the same grid name) instead of starting anew."""
+    from splitpoker.agents.output import write_json
+
     report = Path(report)
     report.parent.mkdir(parents=True, exist_ok=True)
+    data = report.with_name(f"{report.stem}_{summary['name']}.json")
+    write_json(data, summary)
     stem = f"{report.stem}_{summary['name']}" if append else report.stem
     plots = {}
     for label in summary["tasks"]:
@@ -310,7 +320,8 @@ def write_report(summary: dict, report: Path, command: str, append: bool = False
         if summary.get("probability_of_improvement"):
             extra["probability of improvement"] = report.with_name(f"{stem}_poi.png")
             poi_plot(summary, extra["probability of improvement"])
-    section = markdown(summary, {k: v.name for k, v in plots.items()}, command, {k: v.name for k, v in extra.items()})
+    section = markdown(summary, {k: v.name for k, v in plots.items()}, command, {k: v.name for k, v in extra.items()},
+                       data=data.name)
     text = HEADER + "\n" + section
     if append and report.exists():
         old = report.read_text()
@@ -321,4 +332,4 @@ def write_report(summary: dict, report: Path, command: str, append: bool = False
             old = old[:start] + (old[nxt + 1:] if nxt >= 0 else "")
         text = old.rstrip("\n") + "\n\n" + section
     report.write_text(text.rstrip("\n") + "\n")
-    return {**plots, **extra}
+    return {**plots, **extra, "data": data}
