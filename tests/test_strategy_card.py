@@ -261,3 +261,48 @@ def test_simplified_rule_list_costs_no_more_than_its_tree():
         assert rules[-1][0] == {} and len(rules) <= k
         assert sum(len(b) for b, _ in rules) <= sum(len(b) for b, _ in leaves)
         assert ((actions(X, rules) >= 0) & (actions(X, rules) < 4)).all()  # every hand gets a recipe
+
+
+def _simplify_reference(X, C, rules, order=None):
+    """The definition, read literally (slow): for each rule in turn, for each of its conditions
+    in ``order``, drop it if the rule list's total training cost does not rise; the last rule
+    takes every hand left; cut after the first rule without conditions; drop unreached rules."""
+    from splitpoker.agents.evaluation.decision_list import TOLERANCE, which_rule
+
+    rules = [(dict(b), a) for b, a in rules]
+    rules[-1] = ({}, rules[-1][1])
+    acts = np.array([a for _, a in rules])
+    rank = {f: i for i, f in enumerate(order)} if order is not None else {}
+
+    def cost(rs):
+        return C[np.arange(X.shape[0]), acts[which_rule(X, rs)]].sum()
+
+    for j in range(len(rules) - 1):
+        for f in sorted(rules[j][0], key=lambda f: rank.get(f, -1)):
+            looser = rules[:j] + [({g: b for g, b in rules[j][0].items() if g != f}, rules[j][1])] + rules[j + 1:]
+            here = cost(rules)
+            if cost(looser) - here <= TOLERANCE * max(1.0, here):
+                rules = looser
+    first_free = next(j for j, (b, _) in enumerate(rules) if not b)
+    rules = rules[:first_free + 1]
+    used = set(which_rule(X, rules).tolist())
+    return [r for j, r in enumerate(rules) if j in used or j == len(rules) - 1]
+
+
+def test_simplify_equals_its_definition_on_random_rule_lists():
+    """decision_list.simplify (incremental: only hands failing one condition can move) gives the
+    rule list of the literal definition, on random lists over random hands and costs with ties."""
+    from splitpoker.agents.evaluation.decision_list import simplify
+
+    rng = np.random.default_rng(11)
+    for trial in range(300):
+        n, nf, na = int(rng.integers(5, 300)), int(rng.integers(1, 7)), int(rng.integers(2, 5))
+        X = rng.integers(0, 5, size=(n, nf))
+        C = rng.choice([0.0, 0.0, 0.125, 0.25, 1.0], size=(n, na))  # exact in binary: ties are exact
+        rules = []
+        for _ in range(int(rng.integers(1, 10))):
+            fs = rng.choice(nf, size=int(rng.integers(0, nf + 1)), replace=False)
+            rules.append(({int(f): tuple(sorted(int(v) for v in rng.integers(0, 5, 2))) for f in fs},
+                          int(rng.integers(0, na))))
+        order = [int(f) for f in rng.permutation(nf)] if trial % 2 else None
+        assert simplify(X, C, rules, order) == _simplify_reference(X, C, rules, order), trial

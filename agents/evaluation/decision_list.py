@@ -61,25 +61,45 @@ def total_cost(X: np.ndarray, C: np.ndarray, rules) -> float:
 def simplify(X: np.ndarray, C: np.ndarray, rules, order: list[int] | None = None) -> list[tuple[dict, int]]:
     """``rules`` with every condition dropped whose removal does not raise the training cost
     (and the last rule's conditions all dropped: it takes every hand left). ``order``: the
-    feature indices in the order their conditions are tried (first = dropped most eagerly)."""
+    feature indices in the order their conditions are tried (first = dropped most eagerly).
+
+    Incremental: only a hand taken by a later rule can move to rule ``j``, and only when the
+    condition dropped is the one condition of rule ``j`` it fails; so each rule counts, once, the
+    conditions each such hand fails, and each try costs one pass over those hands instead of
+    re-matching every hand against every remaining condition (tests/test_strategy_card.py checks
+    it against the literal definition)."""
     X = np.asarray(X, dtype=np.int64)
     rules = [(dict(b), a) for b, a in rules]
     if not rules:
         return rules
     rules[-1] = ({}, rules[-1][1])  # the leaves partition every hand: the last takes the rest
     C = np.asarray(C, dtype=np.float64)
+    n = X.shape[0]
     assigned = which_rule(X, rules)
     acts = np.array([a for _, a in rules], dtype=np.int64)
+    total = float(C[np.arange(n), acts[assigned]].sum())
     rank = {f: i for i, f in enumerate(order)} if order is not None else {}
     for j in range(len(rules) - 1):
-        for f in sorted(rules[j][0], key=lambda f: rank.get(f, -1)):
-            looser = {g: b for g, b in rules[j][0].items() if g != f}
-            # only hands now taken by a later rule can move to rule j; the cost changes on them alone
-            moved = np.flatnonzero(matches(X, looser) & (assigned > j))
+        bounds = rules[j][0]
+        # only hands now taken by a later rule can move to rule j, and each of them fails at least
+        # one of its conditions; one that fails only f moves when f is dropped
+        later = np.flatnonzero(assigned > j)
+        if later.size == 0:  # no hand can move: dropping any condition costs nothing
+            rules[j] = ({}, rules[j][1])
+            continue
+        Xl = X[later]
+        fails_of = {f: (Xl[:, f] < lo) | (Xl[:, f] > hi) for f, (lo, hi) in bounds.items()}
+        fails = np.sum(list(fails_of.values()), axis=0)
+        for f in sorted(bounds, key=lambda f: rank.get(f, -1)):
+            hit = (fails == 1) & fails_of[f]  # a hand moved already fails none any more
+            moved = later[hit]
             delta = C[moved, acts[j]].sum() - C[moved, acts[assigned[moved]]].sum()
-            if delta <= TOLERANCE * max(1.0, float(C[np.arange(X.shape[0]), acts[assigned]].sum())):
-                rules[j] = (looser, rules[j][1])
+            if delta <= TOLERANCE * max(1.0, total):
+                rules[j] = ({g: b for g, b in rules[j][0].items() if g != f}, rules[j][1])
                 assigned[moved] = j
+                fails = fails - fails_of[f]
+                if moved.size:
+                    total = float(C[np.arange(n), acts[assigned]].sum())
     # the first rule left without conditions takes every hand left: the rules after it go, and
     # so does a rule that no training hand reaches any more
     first_free = next(j for j, (b, _) in enumerate(rules) if not b)
