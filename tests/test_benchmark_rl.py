@@ -331,6 +331,11 @@ def test_interrupted_grid_resumes_without_redoing_runs(tmp_path):
         assert p.stat().st_mtime_ns == mtime and p.read_bytes() == blob  # not redone
     summary = json.loads((out / "benchmark.json").read_text())
     assert summary["runs_done"] == 12 and [r["seeds"] for r in summary["rows"]] == [[0, 1]] * 8  # 4 tasks x 2 algorithms
+    # every finished run counted at the commit its run.json names (the checkout's, here)
+    from splitpoker.agents.benchmark.run import git_commit
+
+    here = git_commit()
+    assert summary["run_commits"] == {f"{here['commit'] or 'unknown'}{'+dirty' if here['dirty'] else ''}": 12}
     assert {r["env"] for r in summary["rows"]} == {"asia", "asia_card_removal", "paigow_bets", "paigow_session"}
     for row in summary["rows"]:
         assert [p["steps"] for p in row["curve"]] == [0, 256, 512]

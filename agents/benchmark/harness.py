@@ -347,6 +347,22 @@ def t_ci(x) -> tuple[float, float]:
     return float(x.mean()), float(t * x.std(ddof=1) / np.sqrt(x.size))
 
 
+def run_commits(out: Path, cfg: BenchmarkConfig) -> dict[str, int]:
+    """How many of the grid's finished runs were trained at each commit (``<sha>`` or
+    ``<sha>+dirty``, from their run.json): the summary's own ``git`` is where it was written, which
+    a resumed grid or a ``--report-only`` may not share with its runs."""
+    counts: dict[str, int] = {}
+    for s in grid(cfg):
+        try:
+            g = json.loads((Path(out) / "runs" / s.run_id / "run.json").read_text()).get("git") or {}
+        except (OSError, ValueError):
+            continue
+        if (Path(out) / "runs" / s.run_id / "result.json").exists():
+            name = f"{g.get('commit') or 'unknown'}{'+dirty' if g.get('dirty') else ''}"
+            counts[name] = counts.get(name, 0) + 1
+    return counts
+
+
 def collect(cfg: BenchmarkConfig, out: Path, data: dict, references: dict, results: dict, git: dict | None = None) -> dict:
     """Aggregate per (task, algorithm) on the test split: IQM of final exact regret with its
     stratified-bootstrap 95% interval across seeds, mean ± t-interval, normalised score, steps/s,
@@ -369,7 +385,7 @@ def collect(cfg: BenchmarkConfig, out: Path, data: dict, references: dict, resul
                           "test": {"seed": cfg.test_seed, "use": "the published rows only"}},
                "published_split": "test", "tasks": task_sets,
                "references": references, "rows": rows, "runs_done": len(results), "runs_total": len(grid(cfg)),
-               "versions": versions(), "git": git or {}}
+               "versions": versions(), "git": git or {}, "run_commits": run_commits(out, cfg)}
     summary.update(grid_statistics(rows, [lbl for e in cfg.envs for lbl in e.task_labels().values()]))
     write_json_atomic(out / "benchmark.json", summary)
     return summary

@@ -241,8 +241,11 @@ def markdown(summary: dict, plots: dict[str, str], command: str, extra_plots: di
         "",
     ]
     if data:
+        commits = summary.get("run_commits") or {}
+        at = "; ".join(f"`{c[:10]}{'+dirty' if c.endswith('+dirty') else ''}` ({n} runs)" for c, n in commits.items())
         lines += [f"Data: [`{data}`]({data}), the grid's `benchmark.json` as this report was written from it "
-                  "(every row, per-seed regrets, curves, versions and commit).", ""]
+                  "(every row, per-seed regrets, curves, versions)" + (f"; runs trained at commit {at}" if at else "")
+                  + ".", ""]
     agg = summary.get("aggregate", {})
     if agg.get("algorithms"):
         lines += [f"### Across tasks ({', '.join(agg['tasks'])})", "",
