@@ -114,6 +114,23 @@ def test_conditions_in_words(feature, lo, hi, text):
     assert describe(FEATURES[FEATURE_INDEX[feature]], lo, hi) == text
 
 
+def test_a_condition_never_holds_the_comma_that_joins_conditions():
+    """A card joins its conditions with ", ": a category named "one pair, straight or flush" printed
+    "not one pair, straight or flush", which reads as "not one pair" and "a straight or flush"."""
+    from splitpoker.agents.evaluation.card_features import describe_conjunction
+    for feature in FEATURES:
+        for lo, hi in ((feature.low, feature.low), (feature.high, feature.high), (feature.low + 1, feature.high)):
+            text = describe(feature, lo, hi)
+            assert text is None or ", " not in text, (feature.name, lo, hi, text)
+    one_pair_sf = FEATURE_INDEX["cat_one_pair_sf"]
+    bounds = {FEATURE_INDEX["cat_no_pair"]: (0, 0), one_pair_sf: (0, 0), FEATURE_INDEX["joker"]: (0, 0)}
+    assert describe_conjunction(bounds) == "not no pair, not one pair with a straight or flush, no joker"
+    assert describe_conjunction({one_pair_sf: (1, 1)}) == "one pair with a straight or flush"
+    no_pairs = {FEATURE_INDEX["cat_no_pair"]: (0, 0), FEATURE_INDEX["cat_no_pair_sf"]: (0, 0), one_pair_sf: (0, 0)}
+    assert describe_conjunction(no_pairs) == \
+        "not no pair (with or without a straight or flush), not one pair with a straight or flush"
+
+
 def test_features_of_a_worked_hand():
     x = feature_matrix(hand_array("JK Ks Kd 9c 9h 5s 2c")[None, :], 5)[0]
     f = {feat.name: int(v) for feat, v in zip(FEATURES, x, strict=True)}

@@ -19,6 +19,7 @@ import numpy as np
 from splitpoker.agents.evaluation.hand_categories import (
     HIGH_CARD_MIN,
     RANK_NAMES,
+    SPLIT_BY_SF,
     RANK_PLURALS,
     Category,
     hand_shape,
@@ -40,8 +41,15 @@ class Feature:
     absent: str = ""  # a flag's text when it is 0
 
 
+def condition_label(c: Category) -> str:
+    """A category's name inside a card's condition, which joins its parts with commas: the name
+    must hold none ("not one pair, straight or flush" would read as two conditions)."""
+    return c.label.replace(", straight or flush", " with a straight or flush")
+
+
 FEATURES = (  # the hand's category first: where two splits cut the hands alike, the first is kept
-    *(Feature(f"cat_{c.name.lower()}", FLAG, c.label, 0, 1, f"not {c.label}") for c in Category),
+    *(Feature(f"cat_{c.name.lower()}", FLAG, condition_label(c), 0, 1, f"not {condition_label(c)}")
+      for c in Category),
     Feature("pairs", COUNT, "pairs", 0, 3),
     Feature("trips", COUNT, "sets of trips", 0, 2),
     Feature("singles", COUNT, "singletons", 0, 7),
@@ -61,6 +69,7 @@ FEATURES = (  # the hand's category first: where two splits cut the hands alike,
     Feature("fourth_single", SINGLE, "fourth-highest singleton", -1, 12),
 )
 FEATURE_INDEX = {f.name: i for i, f in enumerate(FEATURES)}
+assert all(FEATURE_INDEX[f"cat_{c.name.lower()}"] == int(c) for c in Category)  # the categories come first
 
 
 def _get(seq, i: int) -> int:
@@ -118,10 +127,18 @@ def describe_conjunction(bounds: dict[int, tuple[int, int]]) -> str:
     """``bounds``: feature index -> (lo, hi). The conditions joined in words; a category that is
     named makes the other categories' exclusions and its implied counts redundant."""
     named = [i for i, (lo, _) in bounds.items() if FEATURES[i].name.startswith("cat_") and lo >= 1]
+    # "not one pair, not one pair with a straight or flush" -> "not one pair (with or without ...)"
+    excluded = {i for i, (_, hi) in bounds.items() if FEATURES[i].name.startswith("cat_") and hi <= 0}
+    both = {int(c) for c in SPLIT_BY_SF if int(c) in excluded and int(c) + 1 in excluded}  # == FEATURES index
     parts = []
     for i, (lo, hi) in sorted(bounds.items(), key=lambda b: (not FEATURES[b[0]].name.startswith("cat_"), b[0])):
         f = FEATURES[i]
         if named and f.name.startswith("cat_") and i not in named:
+            continue
+        if not named and i in both:
+            parts.append(f"not {Category(i).label} (with or without a straight or flush)")
+            continue
+        if not named and i - 1 in both:
             continue
         if named and f.name in ("pairs", "trips"):
             continue

@@ -77,7 +77,8 @@ _PATTERN = {(1,) * 7: Category.NO_PAIR, (2, 1, 1, 1, 1, 1): Category.ONE_PAIR, (
             (3, 2, 1, 1): Category.FULL_HOUSE, (3, 2, 2): Category.FULL_HOUSE, (4, 1, 1, 1): Category.QUADS,
             (4, 2, 1): Category.QUADS, (4, 3): Category.QUADS, (5, 1, 1): Category.FIVE_ACES,
             (5, 2): Category.FIVE_ACES}
-_SPLIT_BY_SF = (Category.NO_PAIR, Category.ONE_PAIR, Category.TWO_PAIR, Category.THREE_PAIRS, Category.TRIPS)
+SPLIT_BY_SF = (Category.NO_PAIR, Category.ONE_PAIR, Category.TWO_PAIR, Category.THREE_PAIRS, Category.TRIPS)
+# each is followed by its "..., straight or flush" twin (Category value + 1)
 
 
 def card_rank(card: int) -> int:
@@ -147,7 +148,7 @@ class HandShape:
     @property
     def category(self) -> Category:
         c = _PATTERN[self.pattern]
-        if c in _SPLIT_BY_SF and (self.straight or self.flush):
+        if c in SPLIT_BY_SF and (self.straight or self.flush):
             return Category(c + 1)
         return c
 
