@@ -19,8 +19,8 @@ import numpy as np
 from splitpoker.agents.evaluation.hand_categories import (
     HIGH_CARD_MIN,
     RANK_NAMES,
-    SPLIT_BY_SF,
     RANK_PLURALS,
+    SPLIT_BY_SF,
     Category,
     hand_shape,
 )
