@@ -128,7 +128,9 @@ def main(argv=None) -> int:
         return 2
     except TrainingInterrupted as e:
         print(str(e), file=sys.stderr)
-        if e.run_dir.exists():
+        if e.complete:  # nothing to resume
+            print(f"run directory: {e.run_dir}", file=sys.stderr)
+        elif e.run_dir.exists():
             print(f"resume with: {_resume_command(e.run_dir)}", file=sys.stderr)
         else:  # a new run that had saved nothing: its folder is gone
             print("the new run had saved nothing, so its folder is removed; rerun the same command", file=sys.stderr)

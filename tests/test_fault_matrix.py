@@ -402,7 +402,8 @@ def test_an_interrupt_at_a_random_moment_then_the_same_command(tmp_path, name, a
     half-written; a resumable command run again finishes from what was kept."""
     code, err, latency = run_interrupted(name, argv, tmp_path, signum, delay)
     assert code in (0, EXIT[signum]), (code, err[-3000:])
-    assert "Traceback" not in err and "SIGTERM received" not in err, err[-3000:]
+    # "*** SIGTERM received at time=...": Ray's C++ handler (abseil), which prints stack traces and aborts
+    assert "Traceback" not in err and "*** SIGTERM received" not in err, err[-3000:]
     if code:
         assert "interrupted" in err, err[-3000:]
         assert latency < 60, latency

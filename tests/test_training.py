@@ -265,3 +265,61 @@ def test_a_new_run_stopped_before_it_saved_a_model_leaves_no_folder(tmp_path, mo
     assert e.value.path is None and e.value.steps == 0 and not e.value.run_dir.exists()
     run_dir = train(tiny(tmp_path, run_name="r"), progress_bar=False, log=lambda msg: None)  # the same command
     assert saved_steps(run_dir / "model.zip") == 256
+
+
+def test_a_signal_after_the_last_step_still_stops_the_caller(tmp_path, monkeypatch):
+    """A SIGTERM that lands after the last step (in the final update or the save) used to be
+    swallowed: training returned as if nothing had happened and the caller (the demo) went on to
+    its evaluation and exited 0. The run is complete and saved; the caller is told to stop."""
+    import signal
+
+    from stable_baselines3.common.callbacks import BaseCallback
+
+    import splitpoker.agents.training.run as run_mod
+    from splitpoker.agents.training.state import TrainingInterrupted
+
+    class SignalAtTheEnd(BaseCallback):
+        def _on_step(self):
+            return True
+
+        def _on_training_end(self):  # after the last step: no _on_step sees the signal
+            os.kill(os.getpid(), signal.SIGTERM)
+
+    monkeypatch.setattr(run_mod, "metrics_callback", SignalAtTheEnd)
+    previous = signal.getsignal(signal.SIGTERM)
+    with pytest.raises(TrainingInterrupted) as e:
+        train(tiny(tmp_path, run_name="r"), progress_bar=False, log=lambda msg: None)
+    assert e.value.complete and e.value.exit_code == 143 and e.value.steps == 256
+    assert e.value.path == e.value.run_dir / "model.zip" and saved_steps(e.value.path) == 256
+    assert "as training finished: all 256 steps done" in str(e.value)
+    assert signal.getsignal(signal.SIGTERM) is previous  # the handlers are put back
+
+
+def test_the_demo_stopped_by_sigterm_while_training_exits_143_and_says_what_it_saved(tmp_path):
+    """The demo's training takes the signal with its own handler (stop at the next step, save): the
+    script then exits 143 for a SIGTERM (it said 130, the Ctrl-C code, as if the signal had been a
+    SIGINT) and its line names the checkpoint."""
+    import signal
+    import subprocess
+    import sys
+    import time
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    p = subprocess.Popen([sys.executable, str(root / "scripts" / "demo.py"), "--timesteps", "10000000",
+                          "--regret-hands", "0", "--no-progress"], cwd=tmp_path,
+                         env=dict(os.environ, PYTHONPATH=str(root)), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         text=True, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 300
+        while not list(tmp_path.glob("runs/*/config.yaml")):  # written just before learning starts
+            assert p.poll() is None and time.monotonic() < deadline, p.communicate()[1][-2000:]
+            time.sleep(0.2)
+        time.sleep(3)  # inside model.learn
+        p.send_signal(signal.SIGTERM)
+        _, err = p.communicate(timeout=120)
+    finally:
+        if p.poll() is None:
+            os.killpg(p.pid, signal.SIGKILL)
+    assert p.returncode == 143, (p.returncode, err[-2000:])
+    assert "interrupted by SIGTERM at " in err and "; demo stopped" in err and "Traceback" not in err, err[-2000:]

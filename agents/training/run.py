@@ -391,6 +391,9 @@ def _train(cfg: TrainConfig, run_dir: Path, state, steps: int, resume, progress_
             write_text(run_dir / "train_stats.json", json.dumps(
                 {"timesteps": int(model.num_timesteps), "seconds_last_session": seconds,
                  "steps_per_second": learned / max(seconds, 1e-9)}, indent=1))
+            if stop.signum is not None:  # it came after the last step (the final update, the save):
+                # the run is complete and saved, and the caller still has to stop, not go on
+                raise TrainingInterrupted(run_dir, int(model.num_timesteps), final, stop.signum, complete=True)
     except BaseException:
         if made is not None and newest_state(made) is None:
             # a new run stopped before it saved any model: nothing to resume, so no folder is left

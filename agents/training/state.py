@@ -208,13 +208,18 @@ class TrainingInterrupted(KeyboardInterrupt):
     was learned since the session started). A ``KeyboardInterrupt``, so callers that do not know
     it treat it as the interrupt it is (and ``except Exception`` does not swallow it)."""
 
-    def __init__(self, run_dir: Path, steps: int, path: Path | None, signum: int, discarded: int = 0):
+    def __init__(self, run_dir: Path, steps: int, path: Path | None, signum: int, discarded: int = 0,
+                 complete: bool = False):
         self.run_dir, self.steps, self.path, self.signum = Path(run_dir), steps, path, signum
         self.discarded = discarded  # steps taken after the saved state (the unfinished rollout)
+        self.complete = complete  # the signal came after the last step: the run is finished and saved
         name = signal.Signals(signum).name
         where = f"saved {path}" if path is not None else "nothing new to save"
         lost = f" ({discarded:,} steps of the unfinished rollout not kept)" if discarded else ""
-        super().__init__(f"interrupted by {name} at {steps:,} steps{lost}: {where}")
+        if complete:
+            super().__init__(f"interrupted by {name} as training finished: all {steps:,} steps done, {where}")
+        else:
+            super().__init__(f"interrupted by {name} at {steps:,} steps{lost}: {where}")
 
     @property
     def exit_code(self) -> int:

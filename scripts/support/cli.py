@@ -179,6 +179,11 @@ def run_interruptible(run, args, on_interrupt: str = "") -> int:
     except BaseException as e:
         if not is_interrupt(e):
             raise
+        signum = getattr(e, "signum", None)  # training's own handler took it (TrainingInterrupted)
+        if isinstance(signum, int):
+            _sigint["signum"] = signum  # SIGTERM exits 143 there too, and the line says what was saved
+            print(f"{e}{'; ' + on_interrupt if on_interrupt else ''}", file=sys.stderr)
+            return interrupt_exit_code()
         return interrupted(on_interrupt)
 
 
