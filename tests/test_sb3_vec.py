@@ -10,10 +10,10 @@ from stable_baselines3.common.vec_env import DummyVecEnv
 import splitpoker.envs as envs
 from splitpoker.agents.training.run import EnvFactory, TrainConfig, make_vec_env, train
 from splitpoker.agents.training.sb3_vec import NativeVecEnv, make_native_vec_env
+from splitpoker.envs.info import ROUND_INFO
 
-OUTCOME_KEYS = ("setting", "fouled", "hands_won", "main_result", "main_chips", "bonus_chips", "bonus_line",
-                "net_chips", "agrees_with_house_way", "main_wager", "bonus_wager", "house_way_action",
-                "invalid_action", "reason")
+#: every key of a finished round's info (cards as text included), which must equal the single env's
+OUTCOME_KEYS = tuple(ROUND_INFO)
 
 
 @pytest.mark.parametrize("features", [False, True], ids=["values", "setting-features"])
@@ -125,3 +125,30 @@ def test_vector_benchmark_tiny(monkeypatch):
         parse_sizes("0,3")
     with pytest.raises(ValueError, match="'a': expected"):
         parse_sizes("a")
+
+
+def test_a_step_finishing_rounds_of_different_kinds_gives_each_its_own_info():
+    """One step ends a played round (env 0) and a penalised one (env 1: a bet action in the set
+    phase), so the finished rows carry different keys; each info still equals the single env's."""
+    env_id, kwargs = "splitpoker/PaiGowPoker-v0", {"dealer_samples": 2}
+    native = NativeVecEnv(env_id, 2, kwargs)
+    dummy = sb3_make_vec_env(EnvFactory(env_id, kwargs), n_envs=2, seed=4, vec_env_cls=DummyVecEnv)
+    native.seed(4)
+    native.reset()
+    dummy.reset()
+    bets = np.array([0, 0])  # both bet the first wager
+    assert not native.step(bets)[2].any() and not dummy.step(bets)[2].any()
+    masks = get_action_masks(native)
+    played = int(np.flatnonzero(masks[0][28:])[0]) + 28  # a legal setting for env 0
+    actions = np.array([played, 0])  # env 1: a bet action while setting (penalised, ends the round)
+    o1, r1, d1, i1 = native.step(actions)
+    o2, r2, d2, i2 = dummy.step(actions)
+    assert d1.tolist() == d2.tolist() == [True, True]
+    assert i1[0]["invalid_action"] == -1 and i1[1]["invalid_action"] == 0 and i1[1]["reason"]
+    assert i1[0]["setting"] >= 0 and i1[1]["setting"] == -1
+    for a, b in zip(i1, i2, strict=True):
+        for k in OUTCOME_KEYS:
+            assert a[k] == b[k], k
+        np.testing.assert_array_equal(a["terminal_observation"], b["terminal_observation"])
+    native.close()
+    dummy.close()

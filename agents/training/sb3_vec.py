@@ -30,8 +30,11 @@ import numpy as np
 from gymnasium.vector import AutoresetMode
 from stable_baselines3.common.vec_env import VecEnv, VecMonitor
 
-from splitpoker.envs.info import ROUND_INFO, complete
-from splitpoker.envs.rules.cards import format_cards
+from splitpoker.envs.info import ROUND_INFO
+from splitpoker.envs.rules.cards import format_card_rows
+
+#: the ``final_info`` columns that hold cards (as integers there, as text in SB3's ``infos``)
+CARD_KEYS = ("cards", "dealer_cards")
 
 
 class NativeVecEnv(VecEnv):
@@ -72,20 +75,8 @@ class NativeVecEnv(VecEnv):
         dones = terminated | truncated
         infos: list[dict[str, Any]] = [{} for _ in range(self.num_envs)]
         if dones.any():
-            final = info["final_info"]
-            final_obs = info["final_obs"]
-            # one column per key with the rows that carry it (Gymnasium's "_key" masks), converted once
-            columns = [(k, v if k in ("cards", "dealer_cards") else v.tolist(), final[f"_{k}"])
-                       for k, v in final.items() if not k.startswith("_") and k not in ("action_mask", "phase")]
-            masks = final["action_mask"]
-            for i in np.flatnonzero(dones).tolist():
-                d: dict[str, Any] = {"action_mask": masks[i], "phase": "done"}
-                for k, col, has in columns:
-                    if has[i]:
-                        d[k] = format_cards(col[i]) if k in ("cards", "dealer_cards") else col[i]
-                d = complete(d, ROUND_INFO)
-                d["terminal_observation"] = final_obs[i]
-                d["TimeLimit.truncated"] = False
+            rows = np.flatnonzero(dones)
+            for i, d in zip(rows.tolist(), final_infos(info, rows), strict=True):
                 infos[i] = d
         self._obs = obs
         return obs, rewards.astype(np.float32), dones, infos
@@ -136,3 +127,37 @@ def make_native_vec_env(env_id: str, n_envs: int, env_kwargs: dict[str, Any] | N
     if seed is not None:
         env.seed(seed)
     return VecMonitor(env)
+
+
+def final_infos(info: dict[str, Any], rows: np.ndarray) -> list[dict[str, Any]]:
+    """SB3's ``infos`` entries of the finished sub-environments ``rows`` (ascending) from the
+    native env's ``info`` of one step: what the single env's final ``info`` holds (every key of
+    :data:`~splitpoker.envs.info.ROUND_INFO`, in the order of :func:`~splitpoker.envs.info.complete`:
+    the keys present first, then the rest at their defaults; cards as text), with
+    ``terminal_observation`` and ``TimeLimit.truncated``. Column by column (one numpy selection and
+    one text conversion per key, not one per key and row): with one-step episodes every
+    sub-environment finishes at every step, so this runs for all of them each step."""
+    final, final_obs = info["final_info"], info["final_obs"]
+    out: list[dict[str, Any]] = [{"action_mask": m, "phase": "done"} for m in final["action_mask"][rows]]
+    for key, column in final.items():
+        if key.startswith("_") or key in ("action_mask", "phase"):
+            continue
+        has = final[f"_{key}"][rows]
+        if has.all():
+            targets, values = out, column[rows]
+        else:
+            targets, values = [out[j] for j in np.flatnonzero(has).tolist()], column[rows[has]]
+        values = format_card_rows(values) if key in CARD_KEYS else values.tolist()
+        for d, value in zip(targets, values, strict=True):
+            d[key] = value
+    untyped = [k for k in final if not k.startswith("_") and k not in ROUND_INFO and k not in ("action_mask", "phase")]
+    stray = sorted({k for d in out for k in untyped if d.get(k, 0) is None})
+    if stray:
+        raise ValueError(f"info keys {stray} are None and have no typed default: add them to the schema")
+    for d, obs in zip(out, final_obs[rows], strict=True):
+        for key, default in ROUND_INFO.items():
+            if d.get(key) is None:
+                d[key] = default
+        d["terminal_observation"] = obs
+        d["TimeLimit.truncated"] = False
+    return out

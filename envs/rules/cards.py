@@ -169,6 +169,19 @@ def format_cards(cards: Iterable[int], symbols: bool = False) -> str:
     return " ".join(format_card(c, symbols=symbols) for c in cards)
 
 
+def format_card_rows(rows: np.ndarray) -> list[str]:
+    """:func:`format_cards` of every row of an integer array ``[n, k]`` (one range check for the
+    whole array, then one join a row): the text of many hands at once."""
+    rows = np.asarray(rows)
+    if rows.ndim != 2 or not np.issubdtype(rows.dtype, np.integer):
+        raise ValueError(f"card rows of shape {rows.shape} and dtype {rows.dtype}: expected a 2-d integer array")
+    if rows.size and (rows.min() < 0 or rows.max() > JOKER):
+        bad = rows[(rows < 0) | (rows > JOKER)][0]
+        raise ValueError(f"card {bad!r} out of range: expected 0..52 (rank*4+suit, joker 52)")
+    text = _TEXT
+    return [" ".join([text[c] for c in row]) for row in rows.tolist()]
+
+
 def hand_array(cards: str | Sequence[str | int], n: int | None = None) -> np.ndarray:
     """Validated hand as a sorted ``int64`` array (the form every numba kernel takes)."""
     return np.array(sorted(parse_cards(cards, n=n)), dtype=np.int64)
