@@ -139,7 +139,8 @@ def test_a_step_finishing_rounds_of_different_kinds_gives_each_its_own_info():
     bets = np.array([0, 0])  # both bet the first wager
     assert not native.step(bets)[2].any() and not dummy.step(bets)[2].any()
     masks = get_action_masks(native)
-    played = int(np.flatnonzero(masks[0][28:])[0]) + 28  # a legal setting for env 0
+    offset = native.get_attr("setting_offset")[0]  # the first setting action
+    played = int(np.flatnonzero(masks[0][offset:])[0]) + offset  # a legal setting for env 0
     actions = np.array([played, 0])  # env 1: a bet action while setting (penalised, ends the round)
     o1, r1, d1, i1 = native.step(actions)
     o2, r2, d2, i2 = dummy.step(actions)

@@ -158,12 +158,17 @@ _TEXT = tuple(RANK_CHARS[c >> 2] + SUIT_CHARS[c & 3] for c in range(52)) + (JOKE
 _SYMBOL_TEXT = tuple(RANK_CHARS[c >> 2] + SUIT_SYMBOLS[c & 3] for c in range(52)) + (JOKER_TEXT,)
 
 
+def _check_range(cards: np.ndarray) -> None:
+    """Every value of an integer array is a card 0..52 (else a ``ValueError`` naming the first that is not)."""
+    if cards.size and (cards.min() < 0 or cards.max() > JOKER):
+        bad = cards[(cards < 0) | (cards > JOKER)][0]
+        raise ValueError(f"card {bad!r} out of range: expected 0..52 (rank*4+suit, joker 52)")
+
+
 def format_cards(cards: Iterable[int], symbols: bool = False) -> str:
     """Space-separated canonical text of ``cards``."""
     if isinstance(cards, np.ndarray) and np.issubdtype(cards.dtype, np.integer):
-        if cards.size and (cards.min() < 0 or cards.max() > JOKER):
-            bad = cards[(cards < 0) | (cards > JOKER)][0]
-            raise ValueError(f"card {bad!r} out of range: expected 0..52 (rank*4+suit, joker 52)")
+        _check_range(cards)
         text = _SYMBOL_TEXT if symbols else _TEXT
         return " ".join([text[c] for c in cards.tolist()])
     return " ".join(format_card(c, symbols=symbols) for c in cards)
@@ -175,9 +180,7 @@ def format_card_rows(rows: np.ndarray) -> list[str]:
     rows = np.asarray(rows)
     if rows.ndim != 2 or not np.issubdtype(rows.dtype, np.integer):
         raise ValueError(f"card rows of shape {rows.shape} and dtype {rows.dtype}: expected a 2-d integer array")
-    if rows.size and (rows.min() < 0 or rows.max() > JOKER):
-        bad = rows[(rows < 0) | (rows > JOKER)][0]
-        raise ValueError(f"card {bad!r} out of range: expected 0..52 (rank*4+suit, joker 52)")
+    _check_range(rows)
     text = _TEXT
     return [" ".join([text[c] for c in row]) for row in rows.tolist()]
 
