@@ -79,3 +79,33 @@ def test_in_process_callers_keep_their_handlers(monkeypatch):
     before = signal.getsignal(signal.SIGINT)
     assert cli.finished(0) == 0 and cli.finished(None) == 0
     assert signal.getsignal(signal.SIGINT) is before
+
+
+RAY_DRIVER = """
+import atexit, os, sys, threading, time, types
+from splitpoker.scripts.support.cli import finished, handle_interrupts, install_startup_interrupt
+
+install_startup_interrupt()
+handle_interrupts()
+if {ray}:
+    sys.modules["ray"] = types.ModuleType("ray")  # a driver that loaded Ray (only the name is checked)
+
+class QuitsWhenFreedLate:  # what Ray's core does when an object is freed after ray.shutdown()
+    def __del__(self):
+        os._exit(1)
+
+keep = QuitsWhenFreedLate()
+atexit.register(lambda: print("exit function ran", flush=True))
+threading.Thread(target=lambda: (time.sleep(0.5), print("thread finished", flush=True))).start()
+print("result: done", flush=True)
+sys.exit(finished(130))
+"""
+
+
+@pytest.mark.parametrize("ray", [True, False])
+def test_a_ray_driver_ends_with_its_code_after_its_threads_and_exit_functions(tmp_path, ray):
+    src = textwrap.dedent(RAY_DRIVER.format(ray=ray))
+    r = subprocess.run([sys.executable, "-c", src], cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    assert r.stdout.split("\n")[:3] == ["result: done", "thread finished", "exit function ran"], r.stdout
+    # without Ray the interpreter's own teardown runs, and the late object ends the process
+    assert r.returncode == (130 if ray else 1), (r.returncode, r.stderr)

@@ -116,7 +116,26 @@ def finished(code: int | None) -> int:
         _finished["code"] = code
         for s in INTERRUPT_SIGNALS:
             signal.signal(s, functools.partial(_exit_now, code))
+        if "ray" in sys.modules:
+            _leave_ray_driver(code)
     return code
+
+
+def _leave_ray_driver(code: int) -> None:  # pragma: no cover - exercised in subprocess tests
+    """End a finished run that loaded Ray with its own exit code, skipping the interpreter's
+    teardown. After ``ray.shutdown()``, Ray's C++ core can end the driver with exit code 1 while the
+    interpreter unloads it: an object freed late calls into the destroyed core worker, which logs
+    "The core worker process is not initialized yet or already shutdown" and quits the process
+    (seen about once in ten interrupted ``solve_all.py`` runs under a test load, never at the
+    same point). The run is done and reported, so this does what the interpreter's exit does up to
+    that teardown (waits for the program's own threads, runs the exit functions, among them Ray's
+    own shutdown, and flushes the output) and leaves with ``os._exit``."""
+    main = threading.main_thread()
+    for t in threading.enumerate():
+        if t is not main and not t.daemon:
+            t.join()
+    atexit._run_exitfuncs()
+    _exit_now(code, None, None)
 
 
 _sigint = {"seen": False, "signum": signal.SIGINT}
