@@ -43,7 +43,13 @@ import numpy as np
 from numba import njit, prange
 
 from splitpoker.envs.rules.cards import JOKER, Rank
-from splitpoker.envs.rules.enumeration import for_each_hand, popcount, run_in_batches, top_two_tasks
+from splitpoker.envs.rules.enumeration import (
+    for_each_hand_in,
+    popcount,
+    run_in_batches,
+    split_tasks,
+    top_two_tasks,
+)
 from splitpoker.envs.rules.ranking.categories import HandCategory
 from splitpoker.envs.rules.ranking.combinatorics import BINOM
 from splitpoker.envs.rules.ranking.rank_tables import paigow_back_table
@@ -173,12 +179,13 @@ def _count_features(hand, index, args):
 
 @njit(cache=True, parallel=True)
 def _histogram_tasks(tasks, cat5, hist):
-    """Count feature codes of every 7-card hand of ``tasks``; ``hist[thread]`` per thread."""
+    """Count feature codes of every 7-card hand of ``tasks`` (rows of ``split_tasks``);
+    ``hist[thread]`` per thread."""
     for t in prange(tasks.shape[0]):
-        for_each_hand(tasks[t, 0], tasks[t, 1], _count_features, (cat5, hist[numba.get_thread_id()]))
+        for_each_hand_in(tasks[t], _count_features, (cat5, hist[numba.get_thread_id()]))
 
 
-def feature_histogram(progress=None, n_batches: int = 100) -> np.ndarray:
+def feature_histogram(progress=None, n_batches: int = 200) -> np.ndarray:
     """Histogram of feature codes over all C(53, 7) = 154,143,080 seven-card hands.
 
     ``progress``: optional callable receiving the number of hands finished after each batch (a
@@ -193,7 +200,7 @@ def feature_histogram(progress=None, n_batches: int = 100) -> np.ndarray:
         _histogram_tasks(batch, cat5, hist)
         total[:] += hist.sum(axis=0)
 
-    run_in_batches(top_two_tasks(53), run, progress, n_batches)
+    run_in_batches(split_tasks(top_two_tasks(53)), run, progress, n_batches)
     if int(total.sum()) != int(BINOM[53, 7]):
         raise RuntimeError(f"bonus enumeration counted {int(total.sum()):,} hands, expected {int(BINOM[53, 7]):,}")
     return total

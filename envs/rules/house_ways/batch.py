@@ -13,7 +13,7 @@ import numpy as np
 from numba import njit, prange
 
 from splitpoker.envs.rules.dealing import deal_round, sort7
-from splitpoker.envs.rules.enumeration import for_each_hand
+from splitpoker.envs.rules.enumeration import for_each_hand_in
 from splitpoker.envs.rules.games.outcome import (
     main_outcome,
     n_settings,
@@ -43,7 +43,7 @@ def exhaustive_check_tasks(style_id, tasks, rank_table, to_two, n_rules, rule_co
     and errors (a setting or rule id out of range), per thread."""
     for k in prange(tasks.shape[0]):
         args = (style_id, rank_table, to_two, n_rules, rule_counts, foul_counts, error_counts, numba.get_thread_id())
-        for_each_hand(tasks[k, 0], tasks[k, 1], _check_hand, args)
+        for_each_hand_in(tasks[k], _check_hand, args)
 
 
 @njit(cache=True)

@@ -11,7 +11,7 @@ import numpy as np
 
 from splitpoker.envs.rules.checks import is_integer
 from splitpoker.envs.rules.dealing import MASK63
-from splitpoker.envs.rules.enumeration import run_in_batches, top_two_tasks
+from splitpoker.envs.rules.enumeration import run_in_batches, split_tasks, top_two_tasks
 from splitpoker.envs.rules.house_ways.batch import exhaustive_check_tasks, simulate_rounds
 from splitpoker.envs.rules.ranking.combinatorics import BINOM
 
@@ -23,7 +23,7 @@ Z95 = 1.959963984540054
 def exhaustive_check(game, progress=None, n_batches: int = 40, max_tasks: int | None = None) -> dict:
     """Run ``game``'s (a :class:`~splitpoker.envs.rules.game.Game`) house way on every seven-card hand (or the first ``max_tasks`` tasks, for
     smoke tests): hands per rule, fouls per rule, errors. ``progress(n)`` after each batch."""
-    tasks = top_two_tasks(53)
+    tasks = split_tasks(top_two_tasks(53))  # rows of <= 250,000 hands: a Ctrl-C is seen within a batch
     if max_tasks is not None:
         tasks = tasks[-max_tasks:]  # the smallest tasks
     names = game.style.rule_names

@@ -70,13 +70,23 @@ from splitpoker.envs.rules.ranking.hand_eval import (
 
 
 @njit(cache=True, parallel=True)
-def _all_keys(n, order, wheel_high, royal_label):
-    total = BINOM[53, n]
-    keys = np.empty(total, dtype=np.int64)
-    for idx in prange(total):
+def _keys_from(start, n, order, wheel_high, royal_label, keys):
+    """``keys[i]`` = the raw key of the hand of colex index ``start + i``."""
+    for i in prange(keys.shape[0]):
         cards = np.empty(5, dtype=np.int64)
-        colex_unrank(idx, n, cards)
-        keys[idx] = hand_key(cards, n, order, wheel_high, royal_label)
+        colex_unrank(start + i, n, cards)
+        keys[i] = hand_key(cards, n, order, wheel_high, royal_label)
+
+
+#: hands per call of the key kernel: Python sees a Ctrl-C between calls (a tenth of a second each
+#: on one core), not only after the whole five-card table
+KEY_CHUNK = 1 << 18
+
+
+def _all_keys(n: int, order: np.ndarray, wheel_high: bool, royal_label: bool) -> np.ndarray:
+    keys = np.empty(int(BINOM[53, n]), dtype=np.int64)
+    for start in range(0, keys.shape[0], KEY_CHUNK):
+        _keys_from(start, n, order, wheel_high, royal_label, keys[start:start + KEY_CHUNK])
     return keys
 
 
