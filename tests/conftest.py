@@ -37,10 +37,23 @@ def exact_solver():
 
 
 def pytest_collection_modifyitems(config, items):
-    """The slow tests first, in their collected order, then the rest: pytest-xdist hands tests to
-    its workers in this order, so the long ones start early and the short ones fill the workers at
-    the end (longest-first scheduling), instead of one long test running alone on the last core."""
-    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
+    """The slow tests first, then the rest: pytest-xdist hands tests to its workers in this order,
+    so the long ones start early and the short ones fill the workers at the end (longest-first
+    scheduling), instead of one long test running alone on the last core.
+
+    The slow tests are dealt one module at a time, round robin (the first slow test of each
+    module, then the second of each, ...): the slow tests of one module often need the same big
+    table (a dealer table, the bonus enumeration), which the first builds under the cache's build
+    lock while a second, handed to the other worker at once, would only wait for it (seen on a
+    clean clone: the bonus module's two exhaustive tests each took 50 s, one of them waiting)."""
+    slow = [item for item in items if item.get_closest_marker("slow") is not None]
+    fast = [item for item in items if item.get_closest_marker("slow") is None]
+    by_module: dict[str, list] = {}
+    for item in slow:
+        by_module.setdefault(item.nodeid.split("::", 1)[0], []).append(item)
+    dealt = [group[i] for i in range(max(map(len, by_module.values()), default=0))
+             for group in by_module.values() if i < len(group)]
+    items[:] = dealt + fast
 
 
 def pytest_configure(config):
