@@ -14,7 +14,8 @@ Sections (``--only`` to pick):
              MaskablePPO training steps/s native vs DummyVecEnv with the share of time in the env
   scorer     (only with --only) MaskablePPO + SettingScorerPolicy end-to-end training steps/s before and
              after the fused scorer function, interleaved, with both models' final exact regret on the
-             same validation hands (scripts/support/speed_scorer.py; --train-steps per run)
+             same validation hands (scripts/support/speed_scorer.py; --train-steps per run); with
+             --scorer-light also each game's lighter update on today's code
 
 Examples:
     python scripts/benchmark.py --out docs/benchmarks.json
@@ -245,6 +246,8 @@ def main(argv=None) -> int:
     p.add_argument("--train-steps", type=cli.count(0, 10_000_000, "time: MaskablePPO trains ~1k steps/s here"), default=8192,
                    help="vector section: MaskablePPO steps per training measurement (default 8192; 0 skips training); "
                         "scorer section: timed steps per run (at least 1)")
+    p.add_argument("--scorer-light", action="store_true",
+                   help="scorer section: also time each game's lighter update (speed_scorer.LIGHT) on today's code")
     p.add_argument("--scorer-games", type=_games, default=["paigow", "asia"],
                    help="scorer section: comma-separated games (default paigow,asia)")
     p.add_argument("--scorer-hands", type=cli.count(2, 10_000, "time: ~0.15 s of exact solving per new hand"),

@@ -4,6 +4,8 @@ gradients, against the modules-and-autograd path and against the formula the sco
 foreach Adam bit for bit; the distributions without argument checks give the same values and
 samples."""
 
+from pathlib import Path
+
 import gymnasium as gym
 import numpy as np
 import pytest
@@ -16,6 +18,7 @@ from splitpoker.agents.policies import setting_scorer as ss
 from splitpoker.agents.policies.setting_scorer import SettingScorerNet, layout_kwargs
 from splitpoker.envs.rules.play.observation import OBS_SIZE
 
+ROOT = Path(__file__).resolve().parents[1]
 ENVS = [("splitpoker/AsiaPokerSetting-v0", {}), ("splitpoker/PaiGowPokerSetting-v0", {}),
         ("splitpoker/AsiaPoker-v0", {"allow_house_way_action": True})]
 
@@ -219,3 +222,27 @@ def test_speed_benchmark_switches_a_model_to_the_previous_code_path():
     assert [id(p) for g in opt.param_groups for p in g["params"]] == params  # the same parameters train
     model.learn(16)  # trains on the previous path
     venv.close()
+
+
+def test_the_light_rows_are_the_benchmark_grids_chosen_rows():
+    """speed_scorer.LIGHT times the rows docs/rl_benchmark_extra.md chose on validation (the
+    configs of grids scorer_speed and scorer_speed_lighter), on a constant rate."""
+    import yaml
+
+    from splitpoker.scripts.support.speed_scorer import LIGHT, build_model
+
+    chosen = {"asia": ("scorer_speed.yaml", "MaskablePPO+SettingScorer+light-4e-3"),
+              "paigow": ("scorer_speed_lighter.yaml", "MaskablePPO+SettingScorer+lighter-8e-3")}
+    for game, (config, name) in chosen.items():
+        cfg = yaml.safe_load((ROOT / "configs" / "benchmark" / config).read_text())
+        row = next(a for a in cfg["algorithms"] if a["name"] == name)
+        n_envs, kw = LIGHT[game]
+        assert n_envs == row["n_envs"]
+        for k in ("n_steps", "batch_size", "n_epochs", "gae_lambda", "ent_coef"):
+            assert kw[k] == row["algo_kwargs"][k], (game, k)
+        assert kw["learning_rate"] == float(row["algo_kwargs"]["learning_rate"].removeprefix("lin_"))
+    model, venv = build_model("paigow", 0, *LIGHT["paigow"])
+    try:
+        assert (model.n_envs, model.n_steps, model.batch_size, model.n_epochs) == (128, 16, 512, 2)
+    finally:
+        venv.close()

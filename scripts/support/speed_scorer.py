@@ -35,6 +35,11 @@ N_ENVS = 16
 ALGO_KWARGS = {"learning_rate": 2e-3, "n_steps": 128, "batch_size": 128, "n_epochs": 4, "gamma": 0.0,
                "gae_lambda": 1.0, "ent_coef": 0.01}
 POLICY_KWARGS = {"hidden": 64, "context": 8}
+# the lighter update at equal final regret, per game (docs/rl_benchmark_extra.md, grids scorer_speed
+# and scorer_speed_lighter, 10 seeds each): Asia 64 envs x 32 steps, batch 256, 2 epochs, lin_4e-3;
+# Pai Gow 128 envs x 16 steps, batch 512, 2 epochs, lin_8e-3 (timed here at a constant rate)
+LIGHT = {"asia": (64, {**ALGO_KWARGS, "learning_rate": 4e-3, "n_steps": 32, "batch_size": 256, "n_epochs": 2}),
+         "paigow": (128, {**ALGO_KWARGS, "learning_rate": 8e-3, "n_steps": 16, "batch_size": 512, "n_epochs": 2})}
 VALIDATION_SEED = 2024  # the benchmark's validation split (nothing here is chosen on it)
 
 
@@ -78,15 +83,15 @@ def use_previous_code_path(model) -> None:
     policy.optimizer = policy.optimizer_class(policy.parameters(), lr=lr, **kwargs)
 
 
-def build_model(game: str, seed: int):
+def build_model(game: str, seed: int, n_envs: int = N_ENVS, algo_kwargs: dict | None = None):
     from splitpoker.agents.training.algorithms import quiet_logger
     from splitpoker.agents.training.config import TrainConfig
     from splitpoker.agents.training.run import algo_class, make_vec_env, resolve_policy
 
     env_id, kw = GAMES[game]
     cfg = TrainConfig(env_id=env_id, env_kwargs={**kw, **TRAIN_KWARGS}, algo="maskable_ppo",
-                      policy="SettingScorerPolicy", algo_kwargs=dict(ALGO_KWARGS), policy_kwargs=dict(POLICY_KWARGS),
-                      n_envs=N_ENVS, total_timesteps=1, seed=seed, vec_env="native")
+                      policy="SettingScorerPolicy", algo_kwargs=dict(algo_kwargs or ALGO_KWARGS),
+                      policy_kwargs=dict(POLICY_KWARGS), n_envs=n_envs, total_timesteps=1, seed=seed, vec_env="native")
     venv = make_vec_env(cfg)
     policy, pkw = resolve_policy(cfg)
     model = algo_class("maskable_ppo")(policy, venv, seed=seed, device="cpu", policy_kwargs=pkw, verbose=0,
@@ -96,11 +101,14 @@ def build_model(game: str, seed: int):
 
 
 def train_timed(game: str, variant: str, steps: int, seed: int) -> tuple[object, dict]:
-    """Train one model of ``variant`` (``before``/``after``); returns it with its timing row."""
-    model, venv = build_model(game, seed)
+    """Train one model of ``variant``: ``before`` (the headline row on the code path before the
+    fused function), ``after`` (the headline row today) or ``light`` (today's code with the game's
+    lighter update, :data:`LIGHT`); returns it with its timing row."""
+    n_envs, algo_kwargs = LIGHT[game] if variant == "light" else (N_ENVS, ALGO_KWARGS)
+    model, venv = build_model(game, seed, n_envs, algo_kwargs)
     if variant == "before":
         use_previous_code_path(model)
-    warm = N_ENVS * ALGO_KWARGS["n_steps"]
+    warm = n_envs * algo_kwargs["n_steps"]
     model.learn(warm)  # warm-up: one rollout and update (first calls, numba kernels)
     t, c = time.perf_counter(), time.process_time()
     model.learn(steps, reset_num_timesteps=False)
@@ -147,7 +155,8 @@ def run_scorer_benchmark(args, log=print) -> dict:
            "torch_threads": th.get_num_threads(), "load_1min_before": _load(), "games": {}}
     for game in args.scorer_games:
         rows, models = [], {}
-        for variant in ("before", "after", "before", "after"):
+        variants = ("before", "after", "light") if args.scorer_light else ("before", "after")
+        for variant in variants * 2:
             model, row = train_timed(game, variant, steps, seed)
             models.setdefault(variant, model)
             rows.append({"variant": variant, **row})
@@ -157,6 +166,15 @@ def run_scorer_benchmark(args, log=print) -> dict:
                      "steps_per_wall_s": [r["steps_per_wall_s"] for r in rows if r["variant"] == v]} for v in models}
         ratio_cpu = float(np.mean(speed["after"]["steps_per_cpu_s"]) / np.mean(speed["before"]["steps_per_cpu_s"]))
         ratio_wall = float(np.mean(speed["after"]["steps_per_wall_s"]) / np.mean(speed["before"]["steps_per_wall_s"]))
+        light = {}
+        if "light" in speed:  # the lighter update today against the headline row as the issue found it
+            light = {"light_row": {"n_envs": LIGHT[game][0], "algo_kwargs": LIGHT[game][1]},
+                     "speedup_light_vs_before_cpu": float(np.mean(speed["light"]["steps_per_cpu_s"])
+                                                          / np.mean(speed["before"]["steps_per_cpu_s"])),
+                     "speedup_light_vs_before_wall": float(np.mean(speed["light"]["steps_per_wall_s"])
+                                                           / np.mean(speed["before"]["steps_per_wall_s"])),
+                     "speedup_light_vs_after_cpu": float(np.mean(speed["light"]["steps_per_cpu_s"])
+                                                         / np.mean(speed["after"]["steps_per_cpu_s"]))}
         regrets, settings, scored, es = {}, {}, {}, None
         for v, model in models.items():
             regrets[v], settings[v], scored[v], es = exact_regrets(model, game, hands, log)
@@ -167,8 +185,12 @@ def run_scorer_benchmark(args, log=print) -> dict:
             "final_regret": {v: {k: scored[v][k] for k in ("mean_regret", "regret_ci95", "optimal_rate")} for v in models},
             "regret_before_minus_after": d, "regret_before_minus_after_ci95": dci,
             "hands_played_differently": int((settings["before"] != settings["after"]).sum()),
-            "evalset": {"split": "validation", "hands": es.hands, "seed": es.seed, "sha256": es.sha256}}
+            "evalset": {"split": "validation", "hands": es.hands, "seed": es.seed, "sha256": es.sha256}, **light}
         log(f"[scorer] {game}: {ratio_cpu:.2f}x steps/CPU-s, {ratio_wall:.2f}x steps/wall-s; final exact regret "
             f"before {scored['before']['mean_regret']:.4f}, after {scored['after']['mean_regret']:.4f}")
+        if light:
+            log(f"[scorer] {game}: light row {light['speedup_light_vs_before_cpu']:.2f}x steps/CPU-s of the headline "
+                f"row before the fused function ({light['speedup_light_vs_after_cpu']:.2f}x of it today); final exact "
+                f"regret {scored['light']['mean_regret']:.4f} (one seed: the 10-seed comparison is the benchmark grid's)")
     out["load_1min_after"] = _load()
     return out
