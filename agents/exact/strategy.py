@@ -25,10 +25,8 @@ import hashlib
 import math
 import os
 import signal
-import sys
 import threading
 import time
-import traceback
 from collections.abc import Callable
 from pathlib import Path
 
@@ -312,13 +310,9 @@ def run_plan(out: Path, game: Game, plan: dict, classes: np.ndarray, *, universe
             if not started:
                 for ref in pending:
                     ray.cancel(ref, force=True)
-            # no object ref may outlive ray.shutdown() below: the frames the error unwound (Ray's
-            # wait among them) hold some until the caller drops the error (see scripts/support/cli.py)
-            traceback.clear_frames(sys.exc_info()[2].tb_next)
             raise
         stats["wall_seconds"] = time.perf_counter() - t0
     finally:
-        pending = ready = ref = None  # noqa: F841
         if started:
             ray.shutdown()
     return stats
