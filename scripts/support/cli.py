@@ -125,7 +125,7 @@ def _leave_ray_driver(code: int) -> None:  # pragma: no cover - exercised in sub
     """End a finished run that loaded Ray with its own exit code, skipping the interpreter's
     teardown. After ``ray.shutdown()``, Ray's C++ core can end the driver with exit code 1 while the
     interpreter finishes: an interrupted ``solve_all.py`` printed its line and exited 1 instead of
-    130 (in CI, and 1 of 8 runs of its test here; 0 of 33 runs outside pytest), and the driver's Ray
+    130 (in CI, and 1 of 7 runs of its test here; 0 of 33 runs outside pytest), and the driver's Ray
     log then ended with "The core worker process is not initialized yet or already shutdown" (Ray's
     quick exit, code 1). Which late call inside Ray does it was not traced. The run is done and
     reported, so this does what the interpreter's exit does before its teardown (waits for the
