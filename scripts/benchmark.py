@@ -260,6 +260,8 @@ def main(argv=None) -> int:
     sections = list(dict.fromkeys(args.only)) if args.only else [s for s in SECTIONS if s not in ("bonus", "vector", "scorer")]
     if "scorer" in sections and args.train_steps < 1:
         p.error("--train-steps 0: the scorer section needs at least 1 timed step")
+    if args.scorer_light and "scorer" not in sections:
+        p.error("--scorer-light times rows of the scorer section, which this run leaves out: add --only scorer")
     result = {"machine": {"cpus": os.cpu_count(), "numba_threads": numba.config.NUMBA_NUM_THREADS,
                           "python": platform.python_version(), "numba": numba.__version__,
                           "platform": platform.platform()},

@@ -183,6 +183,7 @@ CASES = [
      "argument --scorer-games: 'blackjack': expected a comma-separated list of ['paigow', 'asia']"),
     ("benchmark", ["--scorer-hands", "1"], 2, "argument --scorer-hands: 1: expected an integer 2..10,000"),
     ("benchmark", ["--only", "scorer", "--train-steps", "0"], 2, "--train-steps 0: the scorer section needs at least 1 timed step"),
+    ("benchmark", ["--only", "env", "--scorer-light"], 2, "--scorer-light times rows of the scorer section, which this run leaves out"),
     # bench_card_removal.py
     ("bench_card_removal", ["--game", "blackjack"], 2, "argument --game: invalid choice: 'blackjack'"),
     ("bench_card_removal", ["--hands", "1"], 2, "argument --hands: 1: expected an integer 2..100,000"),
