@@ -78,8 +78,8 @@ def _keys_from(start, n, order, wheel_high, royal_label, keys):
         keys[i] = hand_key(cards, n, order, wheel_high, royal_label)
 
 
-#: hands per call of the key kernel: Python sees a Ctrl-C between calls (a tenth of a second each
-#: on one core), not only after the whole five-card table
+#: hands per call of the key kernel: Python sees a Ctrl-C between calls, not only after the whole
+#: five-card table (11 calls; measured with the other core busy: 2.0 s in all, 0.6 s at most)
 KEY_CHUNK = 1 << 18
 
 
