@@ -109,3 +109,63 @@ def test_a_ray_driver_ends_with_its_code_after_its_threads_and_exit_functions(tm
     assert r.stdout.split("\n")[:3] == ["result: done", "thread finished", "exit function ran"], r.stdout
     # without Ray the interpreter's own teardown runs, and the late object ends the process
     assert r.returncode == (130 if ray else 1), (r.returncode, r.stderr)
+
+
+COMPILING = """
+import sys, time
+from numba.core.compiler_lock import global_compiler_lock
+from splitpoker.scripts.support import cli
+
+cli.install_startup_interrupt()
+
+def run(_):
+    with global_compiler_lock:  # what numba holds while it compiles (a cold compile can take a minute)
+        print("compiling", flush=True)
+        time.sleep({compile_s})
+    print("compiled", flush=True)
+    time.sleep(60)  # the work after it
+    return 0
+
+sys.exit(cli.finished(cli.run_interruptible(run, None, "saved: the rows before")))
+"""
+
+
+def compile_then_signal(tmp_path, signum, presses, compile_s):
+    src = textwrap.dedent(COMPILING.format(compile_s=compile_s))
+    p = subprocess.Popen([sys.executable, "-c", src], cwd=tmp_path, stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True)
+    try:
+        assert p.stdout.readline().strip() == "compiling"
+        sent = time.perf_counter()
+        for _ in range(presses):
+            p.send_signal(signum)
+            time.sleep(0.3)
+        out, err = p.communicate(timeout=90)
+        return p.returncode, out, err, time.perf_counter() - sent
+    finally:
+        if p.poll() is None:
+            p.kill()
+
+
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
+def test_a_signal_during_a_compile_stops_when_it_ends_and_says_so(tmp_path, signum):
+    code, out, err, latency = compile_then_signal(tmp_path, signum, 1, compile_s=2.0)
+    assert code == 128 + signum, (code, err)
+    assert out == "compiled\n"  # the compile was let finish, the work after it was not run on
+    lines = err.splitlines()
+    press = "Ctrl-C" if signum == signal.SIGINT else "SIGTERM"
+    assert lines[0].startswith(f"{press} during a numba compile: stopping when it ends"), err
+    assert lines[-1].startswith("interrupted") and lines[-1].endswith("saved: the rows before"), err
+    assert len(lines) == 2 and "Traceback" not in err, err
+    assert 1.5 < latency < 30, latency  # not before the compile's 2 s, not after the 60 s of work
+
+
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
+def test_a_second_signal_during_a_compile_quits_at_once(tmp_path, signum):
+    code, out, err, latency = compile_then_signal(tmp_path, signum, 2, compile_s=60)
+    assert code == 128 + signum, (code, err)
+    assert out == ""  # the compile did not end
+    lines = err.splitlines()
+    assert len(lines) == 2 and "Traceback" not in err, err
+    assert lines[1].startswith("interrupted") and "quit at once" in lines[1], err
+    assert latency < 30, latency  # not the 60 s compile

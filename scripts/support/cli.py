@@ -139,7 +139,7 @@ def _leave_ray_driver(code: int) -> None:  # pragma: no cover - exercised in sub
     _exit_now(code, None, None)
 
 
-_sigint = {"seen": False, "signum": signal.SIGINT}
+_sigint = {"seen": False, "signum": signal.SIGINT, "waiting": False, "resent": False}
 
 
 def _numba_compiling() -> bool:
@@ -150,14 +150,42 @@ def _numba_compiling() -> bool:
         return False
 
 
+def _ask_again(signum) -> None:
+    _sigint["resent"] = True  # this signal is ours, not the user's second one
+    os.kill(os.getpid(), signum)
+
+
+def _press(signum) -> str:
+    return "Ctrl-C" if signum == signal.SIGINT else signal.Signals(signum).name
+
+
+def _quit_during_compile(signum) -> None:  # pragma: no cover - exercised in subprocess tests
+    sys.stderr.write(f"interrupted{_name(signum)} (a second {_press(signum)} during a numba compile: quit at once; "
+                     "what was saved before is kept, nothing more was saved)\n")
+    if "ray" in sys.modules:  # stop the Ray processes this driver started (ray.shutdown is an exit function)
+        atexit._run_exitfuncs()
+    _exit_now(exit_code(signum), signum, None)
+
+
 def _raise_interrupt(signum, frame):
+    resent, _sigint["resent"] = _sigint["resent"], False
     _sigint["seen"] = True
     _sigint["signum"] = signum
     if _numba_compiling():
         # a KeyboardInterrupt raised inside numba's compiler surfaces in a ctypes callback as an
-        # "Exception ignored" traceback and leaves numba unusable: ask again once it is done
-        threading.Timer(0.05, os.kill, (os.getpid(), signum)).start()
+        # "Exception ignored" traceback and leaves numba unusable: ask again once it is done. A
+        # cold compile can take a minute (solve_sample.py's kernels: about 60 s on a fresh clone),
+        # so the user is told, and a second signal quits at once.
+        if _sigint["waiting"] and not resent:
+            _quit_during_compile(signum)
+        if not _sigint["waiting"]:
+            _sigint["waiting"] = True
+            sys.stderr.write(f"{_press(signum)} during a numba compile: stopping when it ends "
+                             f"(seconds; {_press(signum)} again quits at once, saving nothing more)\n")
+            sys.stderr.flush()
+        threading.Timer(0.05, _ask_again, (signum,)).start()
         return
+    _sigint["waiting"] = False
     raise KeyboardInterrupt
 
 
