@@ -6,26 +6,44 @@ and (slow, full tables) it plays almost every seeded Pai Gow hand exactly optima
 import math
 
 import gymnasium as gym
+import numba
 import numpy as np
 import pytest
 
 import splitpoker  # noqa: F401
 from splitpoker.agents.policies.baselines import BASELINES, RemovalTablePolicy, make_baseline
-from splitpoker.agents.policies.card_removal import N_CARDS, RemovalTable, best_value, removal_key
+from splitpoker.agents.policies.card_removal import (
+    N_CARDS,
+    RemovalTable,
+    best_value,
+    build_without,
+    removal_key,
+)
 from splitpoker.agents.policies.strategy_table import StrategyTable
 from splitpoker.envs.rules.game import Game
-from splitpoker.envs.solver.dealer_table import build_dealer_table
-from splitpoker.envs.solver.exact import solve_naive
+from splitpoker.envs.solver.dealer_table import build_dealer_table, n_classes
+from splitpoker.envs.solver.exact import ExactSolver, prefix_counts, solve_naive
 
 K = 16  # cards 0..15 (2s to 5s): C(15, 7) = 6,435 dealer hands without one of them
 GAMES = [("asia", "asia-000"), ("asia", "asia-borgata"), ("paigow", "paigow-igw")]
 HANDS = ["2s 2h 3d 4c Ks JK 9h", "2s 3s 4s 5s 5h 5d 9c", "As Kd Qh Jc Ts JK 9h"]
 
 
+_DEALERS = {}
+
+
+def rt_dealer(game):
+    """The dealer table of the small universe (one per game and style)."""
+    key = (game.game, game.style.value)
+    if key not in _DEALERS:
+        _DEALERS[key] = build_dealer_table(game, universe=K)
+    return _DEALERS[key]
+
+
 @pytest.fixture(scope="module", params=GAMES)
 def small(request):
     game = Game(*request.param)
-    dealer = build_dealer_table(game, universe=K)
+    dealer = rt_dealer(game)
     table = StrategyTable(game, universe=K, dealer=dealer, use_cache=False)
     return game, RemovalTable(game, universe=K, dealer=dealer, table=table, use_cache=False)
 
@@ -43,6 +61,23 @@ def test_removing_a_card_equals_brute_force(small, cards):
         assert got.n_dealer_hands == slow.n_dealer_hands == math.comb(pool.size, 7)
         for field in ("wins", "pushes", "losses"):
             assert np.array_equal(getattr(got, field), getattr(slow, field)), (c, field)
+
+
+def test_arrays_equal_one_histogram_per_card_without_it(small):
+    """The one-pass count by card equals the direct way: one histogram of the universe without c
+    per card (the exact solver's own kernel), on 2 block sizes (one block, and blocks of 3 cards)."""
+    game, rt = small
+    solver = ExactSolver(game, table=rt_dealer(game))
+    cards = np.arange(K)
+    direct = np.stack([prefix_counts(game, solver.histogram(cards[cards != c] if c < K else cards))
+                       for c in range(N_CARDS)])
+    assert np.array_equal(rt.without, direct)
+    import splitpoker.envs.solver.exact as exact
+
+    small_blocks = 3 * 4 * n_classes(game) * numba.config.NUMBA_NUM_THREADS
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(exact, "BY_CARD_BYTES", small_blocks)
+        assert np.array_equal(build_without(game, K, dealer=rt_dealer(game)), direct)
 
 
 @pytest.mark.parametrize("cards", HANDS)

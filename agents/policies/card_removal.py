@@ -13,9 +13,11 @@ Blackjack*) to the table, computed exactly for every card::
 ``V`` is the first-order (additive) approximation of ``f(s, P)``; the policy ``table-eor``
 (:class:`splitpoker.agents.policies.baselines.RemovalTablePolicy`) plays the non-fouled setting of
 highest ``V``. ``f(s, {c})`` is the exact solver's own formula (prefix sums of the dealer's outcome
-classes, :func:`splitpoker.envs.solver.exact.result_from_prefix`) over one histogram per card: 53
-passes over the C(52, 7) = 133,784,560 dealer hands of a 52-card pool (the solver's histogram
-kernel, about a minute in all), stored as 53 prefix-sum arrays beside the table's::
+classes, :func:`splitpoker.envs.solver.exact.result_from_prefix`) over one histogram per card,
+that of the C(52, 7) = 133,784,560 dealer hands without it: all C(53, 7) hands minus those that
+hold the card, which one pass over the hands counts for every card at once (Asia: a few passes,
+to bound memory; measured against the 53 passes it replaces, same arrays: Pai Gow 2.8 s against
+12.2 s, Asia 12.1 s against 16.6 s), stored as 53 prefix-sum arrays beside the table's::
 
     without[c]   int32, the prefix sums P[...] of the dealer hands that do not hold card c
                  (Asia [53, 2536, 92, 14], 690 MB; Pai Gow [53, 7464, 92], 146 MB)
@@ -32,13 +34,21 @@ not change counts). ``universe=K < 53`` uses only the cards ``0..K-1`` (small ta
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from splitpoker.agents.policies.strategy_table import StrategyTable, strategy_key
 from splitpoker.envs.rules import RULES_SOURCE_DIGEST
 from splitpoker.envs.rules.cache import load_or_build, prune
 from splitpoker.envs.rules.game import Game
-from splitpoker.envs.solver.exact import ExactResult, ExactSolver, prefix_counts, result_from_prefix
+from splitpoker.envs.solver.dealer_table import n_classes
+from splitpoker.envs.solver.exact import (
+    ExactResult,
+    histograms_with_card,
+    prefix_counts,
+    result_from_prefix,
+)
 
 REMOVAL_FORMAT = 1
 N_CARDS = 53
@@ -52,21 +62,25 @@ def removal_key(game: Game, universe: int = N_CARDS) -> dict:
 def build_without(game: Game, universe: int = N_CARDS, *, dealer=None, log=None, progress=None) -> np.ndarray:
     """``int32[53, *prefix]``: for every card ``c`` the prefix sums of the dealer hands made of the
     cards ``0..universe-1`` other than ``c`` (for ``c >= universe``, all of them: removing a card
-    outside the universe changes nothing). No cache."""
+    outside the universe changes nothing). No cache. The hands without ``c`` are all hands minus
+    those holding ``c``, counted by card in one pass over the hands per block of cards
+    (:func:`splitpoker.envs.solver.exact.histograms_with_card`); ``progress(n)`` gets hands covered."""
     if dealer is None:
         from splitpoker.envs.solver.dealer_table import dealer_table
 
         dealer = dealer_table(game, log=log)
-    solver = ExactSolver(game, table=dealer)
-    cards = np.arange(int(universe))
-    full = prefix_counts(game, solver.histogram(cards))
+    universe = int(universe)
+    with_card = histograms_with_card(dealer, universe, n_classes(game), progress=progress)
+    every = with_card.sum(axis=0)  # each hand counted once per card it holds: 7 times
+    if np.any(every % 7) or int(every.sum()) != 7 * math.comb(universe, 7):
+        raise RuntimeError(f"card removal counts: {int(every.sum()):,} card-hands, expected 7 x C({universe}, 7)")
+    hist = every // 7
+    full = prefix_counts(game, hist)
     if full.max() >= 2**31:
         raise ValueError(f"{int(full.max()):,} dealer hands do not fit the int32 prefix sums")
     out = np.empty((N_CARDS, *full.shape), dtype=np.int32)
     for c in range(N_CARDS):
-        out[c] = full if c >= universe else prefix_counts(game, solver.histogram(cards[cards != c]))
-        if progress is not None:
-            progress(1)
+        out[c] = full if c >= universe else prefix_counts(game, hist - with_card[c])
     return out
 
 

@@ -69,6 +69,66 @@ def _histogram_parallel(table, pool, tasks, hists):
         _histogram_task(table, pool, tasks[k, 0], tasks[k, 1], hists[numba.get_thread_id()])
 
 
+@njit(cache=True, inline="always")
+def _by_card_task(table, i5, i6, lo, hi, hist):
+    """Add the outcome class of every 7-card hand of the cards ``0..`` whose two largest cards
+    are ``i6`` and ``i5`` to ``hist[a - lo]`` for each of its cards ``a`` in ``lo..hi-1``: the
+    hands that hold card ``a``, counted by class (:func:`histograms_with_card`)."""
+    b5 = BINOM[i6, 7] + BINOM[i5, 6]
+    for i4 in range(4, i5):
+        b4 = b5 + BINOM[i4, 5]
+        for i3 in range(3, i4):
+            b3 = b4 + BINOM[i3, 4]
+            for i2 in range(2, i3):
+                b2 = b3 + BINOM[i2, 3]
+                for i1 in range(1, i2):
+                    b1 = b2 + BINOM[i1, 2]
+                    for i0 in range(i1):
+                        k = table[b1 + i0]
+                        for a in (i0, i1, i2, i3, i4, i5, i6):
+                            if lo <= a < hi:
+                                hist[a - lo, k] += 1
+
+
+@njit(cache=True, parallel=True)
+def _by_card_parallel(table, tasks, lo, hi, hists):
+    for t in prange(tasks.shape[0]):
+        _by_card_task(table, tasks[t, 0], tasks[t, 1], lo, hi, hists[numba.get_thread_id()])
+
+
+#: the most memory the per-thread histograms of :func:`histograms_with_card` take at once
+BY_CARD_BYTES = 512 * 2**20
+
+
+def histograms_with_card(table: np.ndarray, universe: int, n_cls: int, progress=None,
+                         n_batches: int = 40) -> np.ndarray:
+    """``int64[universe, n_cls]``: row ``a`` counts, by outcome class, the 7-card hands of the cards
+    ``0..universe-1`` that hold card ``a``. One pass over the C(universe, 7) hands per block of
+    cards (a block's per-thread int32 histograms fit :data:`BY_CARD_BYTES`: Pai Gow's 53 cards in
+    one pass, Asia's in a few), against one pass of C(universe - 1, 7) hands per card for the
+    hands *without* it: the histogram of ``universe`` minus card ``a`` is the full one minus row
+    ``a``. Runs in ``n_batches`` calls per pass (Ctrl-C is seen between them); ``progress(n)``
+    gets the hands covered."""
+    universe = int(universe)
+    if int(BINOM[universe, 7]) > table.shape[0]:
+        raise ValueError(f"a universe of {universe} cards lies outside this dealer table ({table.shape[0]:,} hands)")
+    nt = numba.config.NUMBA_NUM_THREADS
+    block = max(1, min(universe, BY_CARD_BYTES // (4 * n_cls * nt)))
+    out = np.zeros((universe, n_cls), dtype=np.int64)
+    tasks = top_two_tasks(universe)
+    order = np.argsort(np.arange(len(tasks)) % n_batches, kind="stable")
+    for lo in range(0, universe, block):
+        hi = min(universe, lo + block)
+        hists = np.zeros((nt, hi - lo, n_cls), dtype=np.int32)  # a class of one card: < C(52, 6) hands
+        with dynamic_scheduling():
+            for batch in np.array_split(tasks[order], n_batches):
+                _by_card_parallel(table, batch, lo, hi, hists)
+                if progress is not None:
+                    progress(int(BINOM[batch[:, 0], 5].sum()))
+        out[lo:hi] = hists.sum(axis=0, dtype=np.int64)
+    return out
+
+
 @dataclass(frozen=True)
 class ExactResult:
     """Exact outcome counts of every setting of one hand.
