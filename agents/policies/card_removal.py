@@ -16,8 +16,9 @@ highest ``V``. ``f(s, {c})`` is the exact solver's own formula (prefix sums of t
 classes, :func:`splitpoker.envs.solver.exact.result_from_prefix`) over one histogram per card,
 that of the C(52, 7) = 133,784,560 dealer hands without it: all C(53, 7) hands minus those that
 hold the card, which one pass over the hands counts for every card at once (Asia: a few passes,
-to bound memory; measured against the 53 passes it replaces, same arrays: Pai Gow 2.8 s against
-12.2 s, Asia 12.1 s against 16.6 s), stored as 53 prefix-sum arrays beside the table's::
+to bound memory; measured side by side with the 53 passes it replaces, same arrays, 4 runs: Pai
+Gow 2.8-4.2 s against 10.7-12.2 s; Asia, 2 runs, 12.1-13.4 s against 16.6-17.9 s), stored as 53
+prefix-sum arrays beside the table's::
 
     without[c]   int32, the prefix sums P[...] of the dealer hands that do not hold card c
                  (Asia [53, 2536, 92, 14], 690 MB; Pai Gow [53, 7464, 92], 146 MB)

@@ -28,7 +28,12 @@ import numba
 import numpy as np
 from numba import njit, prange
 
-from splitpoker.envs.rules.enumeration import dynamic_scheduling, for_each_hand, top_two_tasks
+from splitpoker.envs.rules.enumeration import (
+    dynamic_scheduling,
+    for_each_hand,
+    run_in_batches,
+    top_two_tasks,
+)
 from splitpoker.envs.rules.game import Game
 from splitpoker.envs.rules.games import outcome
 from splitpoker.envs.rules.games.outcome import hands_won, main_result, setting_values
@@ -73,7 +78,8 @@ def _histogram_parallel(table, pool, tasks, hists):
 def _by_card_task(table, i5, i6, lo, hi, hist):
     """Add the outcome class of every 7-card hand of the cards ``0..`` whose two largest cards
     are ``i6`` and ``i5`` to ``hist[a - lo]`` for each of its cards ``a`` in ``lo..hi-1``: the
-    hands that hold card ``a``, counted by class (:func:`histograms_with_card`)."""
+    hands that hold card ``a``, counted by class (:func:`histograms_with_card`). The loops are
+    :func:`_histogram_task`'s on the pool ``0..``, with one add per card of the block."""
     b5 = BINOM[i6, 7] + BINOM[i5, 6]
     for i4 in range(4, i5):
         b4 = b5 + BINOM[i4, 5]
@@ -116,15 +122,10 @@ def histograms_with_card(table: np.ndarray, universe: int, n_cls: int, progress=
     block = max(1, min(universe, BY_CARD_BYTES // (4 * n_cls * nt)))
     out = np.zeros((universe, n_cls), dtype=np.int64)
     tasks = top_two_tasks(universe)
-    order = np.argsort(np.arange(len(tasks)) % n_batches, kind="stable")
     for lo in range(0, universe, block):
         hi = min(universe, lo + block)
         hists = np.zeros((nt, hi - lo, n_cls), dtype=np.int32)  # a class of one card: < C(52, 6) hands
-        with dynamic_scheduling():
-            for batch in np.array_split(tasks[order], n_batches):
-                _by_card_parallel(table, batch, lo, hi, hists)
-                if progress is not None:
-                    progress(int(BINOM[batch[:, 0], 5].sum()))
+        run_in_batches(tasks, lambda batch: _by_card_parallel(table, batch, lo, hi, hists), progress, n_batches)
         out[lo:hi] = hists.sum(axis=0, dtype=np.int64)
     return out
 

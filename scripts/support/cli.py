@@ -181,7 +181,8 @@ def _raise_interrupt(signum, frame):
         if not _sigint["waiting"]:
             _sigint["waiting"] = True
             sys.stderr.write(f"{_press(signum)} during a numba compile: stopping when it ends "
-                             f"(seconds; {_press(signum)} again quits at once, saving nothing more)\n")
+                             f"(seconds; up to a minute on a first run; {_press(signum)} again quits at once, "
+                             "saving nothing more)\n")
             sys.stderr.flush()
         threading.Timer(0.05, _ask_again, (signum,)).start()
         return
