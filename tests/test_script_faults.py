@@ -52,7 +52,7 @@ WARM_RUNS = (("simulate.py", ["--game", "paigow", "--rounds", "10000"]),
 def warm_kernels(tmp_path_factory):
     """Compile (into the numba cache) the kernels of the scripts interrupted at random moments.
     On a fresh clone a script's first run spends most of its time in numba's compiler (analyze.py
-    about 55 s, solve_sample.py about 60 s: in CI an interrupt of solve_sample.py 5 s in waited
+    about 55 s, solve_sample.py about 65 s: in CI an interrupt of solve_sample.py 5 s in waited
     11.6 s for it). A Ctrl-C there is honoured when that compile ends, or at once on a second
     Ctrl-C (scripts/support/cli.py; tests/test_cli_signals.py pins both), so the bound here is
     about the work loops. The bonus enumeration's kernel is compiled in this process, on one row."""

@@ -174,7 +174,7 @@ def _raise_interrupt(signum, frame):
     if _numba_compiling():
         # a KeyboardInterrupt raised inside numba's compiler surfaces in a ctypes callback as an
         # "Exception ignored" traceback and leaves numba unusable: ask again once it is done. A
-        # cold compile can take a minute (solve_sample.py's kernels: about 60 s on a fresh clone),
+        # cold compile can take a minute (solve_sample.py's kernels: about 65 s on a fresh clone),
         # so the user is told, and a second signal quits at once.
         if _sigint["waiting"] and not resent:
             _quit_during_compile(signum)
