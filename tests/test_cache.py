@@ -165,3 +165,25 @@ def test_a_build_waiting_for_the_lock_is_interruptible(cdir):
     finally:
         os.close(fd)
     assert not data_path.exists()
+
+
+def test_the_lock_wait_ends_on_ctrl_c_delivered_to_another_thread(cdir):
+    """A Ctrl-C that the kernel hands to a thread other than the main one (Ray and torch start
+    many) still ends the wait: a blocking flock would stay blocked (a suite once hung here)."""
+    import fcntl
+    import os
+    import signal
+    import threading
+
+    data_path, _ = cache.entry_paths("t", {"v": 11}, cdir)
+    lock = cdir / "locks" / f"{data_path.stem}.lock"
+    lock.parent.mkdir()
+    fd = os.open(lock, os.O_RDWR | os.O_CREAT)
+    fcntl.flock(fd, fcntl.LOCK_EX)
+    threading.Timer(0.5, lambda: signal.pthread_kill(threading.get_ident(), signal.SIGINT)).start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            cache.load_or_build("t", {"v": 11}, lambda: np.zeros(2))
+    finally:
+        os.close(fd)
+    assert not data_path.exists()

@@ -34,6 +34,7 @@ import json
 import os
 import re
 import tempfile
+import time
 import warnings
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -44,6 +45,8 @@ import numpy as np
 
 FORMAT_VERSION = 1
 ENV_VAR = "SPLITPOKER_CACHE_DIR"
+#: how often a process waiting for another's build tries the lock again
+_LOCK_POLL_SECONDS = 0.1
 
 
 class CacheError(ValueError):
@@ -211,7 +214,16 @@ def build_lock(name: str, key: dict[str, Any], directory: Path | None = None,
         except BlockingIOError:
             if say is not None:
                 say(f"{name}: another process is building it, waiting for {lock_path}")
-            fcntl.flock(fd, fcntl.LOCK_EX)
+            # poll rather than block: a blocking flock is cut short by SIGINT only when the signal
+            # lands on the main thread, and in a process with other threads (Ray, torch) it may
+            # not, so a Ctrl-C would never end the wait (seen: a test hung here for hours)
+            while True:
+                time.sleep(_LOCK_POLL_SECONDS)
+                try:
+                    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                    break
+                except BlockingIOError:
+                    continue
         yield
     finally:
         # the lock file goes with the build (a process still waiting on it then finds the entry
