@@ -146,11 +146,25 @@ def test_processes_needing_a_missing_entry_at_once_build_it_once(cdir, tmp_path_
     assert sorted(p.name for p in cdir.iterdir()) == sorted(p.name for p in cache.entry_paths("t", {"v": 9}, cdir))
 
 
-def test_a_build_waiting_for_the_lock_is_interruptible(cdir):
+def _ctrl_c_to_the_process():
+    import os
+    import signal
+    os.kill(os.getpid(), signal.SIGINT)
+
+
+def _ctrl_c_to_this_thread():
+    import signal
+    import threading
+    signal.pthread_kill(threading.get_ident(), signal.SIGINT)
+
+
+# a Ctrl-C the kernel hands to a thread other than the main one (Ray and torch start many) must end
+# the wait too: a blocking flock would stay blocked (a suite once hung here)
+@pytest.mark.parametrize("send", [_ctrl_c_to_the_process, _ctrl_c_to_this_thread], ids=["process", "other-thread"])
+def test_a_build_waiting_for_the_lock_is_interruptible(cdir, send):
     """The wait for another process's build ends on Ctrl-C (a KeyboardInterrupt, nothing saved)."""
     import fcntl
     import os
-    import signal
     import threading
 
     data_path, _ = cache.entry_paths("t", {"v": 10}, cdir)
@@ -158,32 +172,10 @@ def test_a_build_waiting_for_the_lock_is_interruptible(cdir):
     lock.parent.mkdir()
     fd = os.open(lock, os.O_RDWR | os.O_CREAT)
     fcntl.flock(fd, fcntl.LOCK_EX)  # "another process" is building it
-    threading.Timer(0.5, os.kill, (os.getpid(), signal.SIGINT)).start()
+    threading.Timer(0.5, send).start()
     try:
         with pytest.raises(KeyboardInterrupt):
             cache.load_or_build("t", {"v": 10}, lambda: np.zeros(2))
-    finally:
-        os.close(fd)
-    assert not data_path.exists()
-
-
-def test_the_lock_wait_ends_on_ctrl_c_delivered_to_another_thread(cdir):
-    """A Ctrl-C that the kernel hands to a thread other than the main one (Ray and torch start
-    many) still ends the wait: a blocking flock would stay blocked (a suite once hung here)."""
-    import fcntl
-    import os
-    import signal
-    import threading
-
-    data_path, _ = cache.entry_paths("t", {"v": 11}, cdir)
-    lock = cdir / "locks" / f"{data_path.stem}.lock"
-    lock.parent.mkdir()
-    fd = os.open(lock, os.O_RDWR | os.O_CREAT)
-    fcntl.flock(fd, fcntl.LOCK_EX)
-    threading.Timer(0.5, lambda: signal.pthread_kill(threading.get_ident(), signal.SIGINT)).start()
-    try:
-        with pytest.raises(KeyboardInterrupt):
-            cache.load_or_build("t", {"v": 11}, lambda: np.zeros(2))
     finally:
         os.close(fd)
     assert not data_path.exists()
