@@ -189,6 +189,15 @@ def load_or_build(name: str, key: dict[str, Any], build: Callable[[], np.ndarray
         return _build_and_save(name, key, build, directory, mmap, say, log, prune_prefix, keep)
 
 
+def _try_lock(fcntl, fd: int) -> bool:
+    """Take the exclusive ``flock`` on ``fd`` if it is free; False if another process holds it."""
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return False
+    return True
+
+
 @contextmanager
 def build_lock(name: str, key: dict[str, Any], directory: Path | None = None,
                say: Callable[[str], None] | None = None) -> Iterator[None]:
@@ -209,21 +218,14 @@ def build_lock(name: str, key: dict[str, Any], directory: Path | None = None,
         yield
         return
     try:
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
+        if not _try_lock(fcntl, fd):
             if say is not None:
                 say(f"{name}: another process is building it, waiting for {lock_path}")
             # poll rather than block: a blocking flock is cut short by SIGINT only when the signal
             # lands on the main thread, and in a process with other threads (Ray, torch) it may
             # not, so a Ctrl-C would never end the wait (seen: a test hung here for hours)
-            while True:
+            while not _try_lock(fcntl, fd):
                 time.sleep(_LOCK_POLL_SECONDS)
-                try:
-                    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                    break
-                except BlockingIOError:
-                    continue
         yield
     finally:
         # the lock file goes with the build (a process still waiting on it then finds the entry
