@@ -37,7 +37,7 @@ from splitpoker.envs.rules.games.outcome import (
     outcome_index,
     setting_values,
 )
-from splitpoker.envs.rules.house_ways.registry import house_way
+from splitpoker.envs.rules.house_ways.registry import house_way_into, new_work_block
 from splitpoker.envs.rules.ranking.combinatorics import BINOM
 
 TABLE_FORMAT = 1
@@ -58,24 +58,26 @@ def table_key(game: Game, universe: int = 53) -> dict:
 
 
 @njit(cache=True, inline="always")
-def outcome_class(game_id, style_id, hand, rank_table, to_two):
+def outcome_class(game_id, style_id, hand, rank_table, to_two, work):
     """The dealer's outcome class: its house-way setting's values as one index
-    (:func:`splitpoker.envs.rules.games.outcome.outcome_index`)."""
-    s = house_way(style_id, hand, rank_table, to_two)
+    (:func:`splitpoker.envs.rules.games.outcome.outcome_index`); ``work``: the house way's work
+    block (:func:`splitpoker.envs.rules.house_ways.registry.new_work_block`)."""
+    s = house_way_into(style_id, hand, rank_table, to_two, work)
     v0, v1, v2 = setting_values(game_id, hand, s, rank_table)
     return outcome_index(game_id, v0, v1, v2)
 
 
 @njit(cache=True)  # a visitor: never inline="always" (see splitpoker.envs.rules.enumeration)
 def _store_class(hand, index, args):
-    game_id, style_id, rank_table, to_two, out = args
-    out[index] = outcome_class(game_id, style_id, hand, rank_table, to_two)
+    game_id, style_id, rank_table, to_two, out, work = args
+    out[index] = outcome_class(game_id, style_id, hand, rank_table, to_two, work)
 
 
 @njit(cache=True, parallel=True)
 def _build_tasks(game_id, style_id, tasks, rank_table, to_two, out):
     for k in prange(tasks.shape[0]):
-        for_each_hand(tasks[k, 0], tasks[k, 1], _store_class, (game_id, style_id, rank_table, to_two, out))
+        for_each_hand(tasks[k, 0], tasks[k, 1], _store_class, (game_id, style_id, rank_table, to_two, out,
+                                                               new_work_block()))
 
 
 def build_dealer_table(game: Game, universe: int = 53, progress=None, n_batches: int = 100) -> np.ndarray:

@@ -37,7 +37,7 @@ from splitpoker.envs.rules.enumeration import (
 from splitpoker.envs.rules.game import Game
 from splitpoker.envs.rules.games import outcome
 from splitpoker.envs.rules.games.outcome import hands_won, main_result, setting_values
-from splitpoker.envs.rules.house_ways.registry import house_way
+from splitpoker.envs.rules.house_ways.registry import house_way_into, new_work_block
 from splitpoker.envs.rules.ranking.combinatorics import BINOM
 from splitpoker.envs.solver.dealer_table import dealer_table, n_classes
 
@@ -253,10 +253,10 @@ class ExactSolver:
 @njit(cache=True)  # a visitor: never inline="always" (see splitpoker.envs.rules.enumeration)
 def _naive_hand(positions, index, args):
     """Set the dealer hand at ``positions`` of the pool by the house way; score every setting."""
-    game_id, style_id, pool, rank_table, to_two, ranks, fouled, wins, pushes, d = args
+    game_id, style_id, pool, rank_table, to_two, ranks, fouled, wins, pushes, d, work = args
     for j in range(7):
         d[j] = pool[positions[j]]
-    ds = house_way(style_id, d, rank_table, to_two)
+    ds = house_way_into(style_id, d, rank_table, to_two, work)
     d0, d1, d2 = setting_values(game_id, d, ds, rank_table)
     three = ranks.shape[1] > 2  # Asia's low hand; Pai Gow's values are (back, front)
     for s in range(ranks.shape[0]):
@@ -276,7 +276,8 @@ def naive_counts(game_id, style_id, pool, rank_table, to_two, ranks, fouled, tas
     every non-fouled player setting. ``wins[t, s]`` / ``pushes[t, s]`` per thread ``t``."""
     for k in prange(tasks.shape[0]):
         t = numba.get_thread_id()
-        args = (game_id, style_id, pool, rank_table, to_two, ranks, fouled, wins[t], pushes[t], np.empty(7, dtype=np.int64))
+        args = (game_id, style_id, pool, rank_table, to_two, ranks, fouled, wins[t], pushes[t], np.empty(7, dtype=np.int64),
+                new_work_block())
         for_each_hand(tasks[k, 0], tasks[k, 1], _naive_hand, args)
 
 

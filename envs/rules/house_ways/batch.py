@@ -20,13 +20,19 @@ from splitpoker.envs.rules.games.outcome import (
     setting_fouled,
     setting_values,
 )
-from splitpoker.envs.rules.house_ways.registry import STYLE_GAME_ID, house_way, house_way_with_rule
+from splitpoker.envs.rules.house_ways.registry import (
+    STYLE_GAME_ID,
+    house_way,
+    house_way_with_rule,
+    house_way_with_rule_into,
+    new_work_block,
+)
 
 
 @njit(cache=True)  # a visitor: never inline="always" (see splitpoker.envs.rules.enumeration)
 def _check_hand(hand, index, args):
-    style_id, rank_table, to_two, n_rules, rule_counts, foul_counts, error_counts, t = args
-    s, r = house_way_with_rule(style_id, hand, rank_table, to_two)
+    style_id, rank_table, to_two, n_rules, rule_counts, foul_counts, error_counts, t, work = args
+    s, r = house_way_with_rule_into(style_id, hand, rank_table, to_two, work)
     game_id = STYLE_GAME_ID[style_id]
     if s < 0 or s >= n_settings(game_id) or r < 0 or r >= n_rules:
         error_counts[t] += 1
@@ -40,9 +46,11 @@ def _check_hand(hand, index, args):
 @njit(cache=True, parallel=True)
 def exhaustive_check_tasks(style_id, tasks, rank_table, to_two, n_rules, rule_counts, foul_counts, error_counts):
     """Run the house way on every 7-card hand of ``tasks``; count hands per rule, fouls per rule
-    and errors (a setting or rule id out of range), per thread."""
+    and errors (a setting or rule id out of range), per thread (the house way's work arrays: one
+    block per task)."""
     for k in prange(tasks.shape[0]):
-        args = (style_id, rank_table, to_two, n_rules, rule_counts, foul_counts, error_counts, numba.get_thread_id())
+        args = (style_id, rank_table, to_two, n_rules, rule_counts, foul_counts, error_counts, numba.get_thread_id(),
+                new_work_block())
         for_each_hand_in(tasks[k], _check_hand, args)
 
 

@@ -40,13 +40,11 @@ from splitpoker.envs.rules.games.outcome import (
     setting_values,
     setting_values_into,
 )
-from splitpoker.envs.rules.games.paigow import N_PAIGOW_SETTINGS
-from splitpoker.envs.rules.house_ways.asia_000 import SCRATCH_SIZE
-from splitpoker.envs.rules.house_ways.registry import house_way_into
+from splitpoker.envs.rules.house_ways.registry import WORK_BLOCK_ROWS, WORK_BLOCK_WIDTH, house_way_into
 
-SCRATCH_ROWS = 10
-SCRATCH_WIDTH = 53
-assert SCRATCH_SIZE <= SCRATCH_WIDTH and N_PAIGOW_SETTINGS <= SCRATCH_WIDTH
+#: the scratch block is the house way's work block (rows 2-5, 8-9) with this module's rows (0-1, 6-7)
+SCRATCH_ROWS = WORK_BLOCK_ROWS
+SCRATCH_WIDTH = WORK_BLOCK_WIDTH
 
 __all__ = ["FOUR_SUBSETS", "HIGH_OF_SETTING", "MEDIUM_OF_SETTING", "PAIRS", "SCRATCH_ROWS", "SCRATCH_WIDTH",
            "asia_setting_values", "new_scratch", "round_start", "round_start_into", "settle", "settle_into",
