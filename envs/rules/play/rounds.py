@@ -40,7 +40,11 @@ from splitpoker.envs.rules.games.outcome import (
     setting_values,
     setting_values_into,
 )
-from splitpoker.envs.rules.house_ways.registry import WORK_BLOCK_ROWS, WORK_BLOCK_WIDTH, house_way_into
+from splitpoker.envs.rules.house_ways.registry import (
+    WORK_BLOCK_ROWS,
+    WORK_BLOCK_WIDTH,
+    house_way_into,
+)
 
 #: the scratch block is the house way's work block (rows 2-5, 8-9) with this module's rows (0-1, 6-7)
 SCRATCH_ROWS = WORK_BLOCK_ROWS
