@@ -12,6 +12,9 @@ Sections (``--only`` to pick):
   vector     (only with --only) batched steps/s for N envs: the native vector env vs gym.make_vec sync, SB3
              DummyVecEnv / SubprocVecEnv of single envs and EnvPool Blackjack-v1 (if installed);
              MaskablePPO training steps/s native vs DummyVecEnv with the share of time in the env
+  schedule   (only with --only) the exhaustive passes' thread schedule: a prange over task rows (largest
+             first) against one bin of rows per thread, on the same hands of the house-way proof
+             (scripts/support/speed_schedule.py; --schedule-batches of its 40 batches)
   scorer     (only with --only) MaskablePPO + SettingScorerPolicy end-to-end training steps/s before and
              after the fused scorer function, interleaved, with both models' final exact regret on the
              same validation hands (scripts/support/speed_scorer.py; --train-steps per run); with
@@ -21,6 +24,7 @@ Examples:
     python scripts/benchmark.py --out docs/benchmarks.json
     python scripts/benchmark.py --only env --seconds 5
     python scripts/benchmark.py --only vector --out docs/benchmarks_vector.json
+    python scripts/benchmark.py --only schedule --out docs/benchmarks_schedule.json
     python scripts/benchmark.py --only scorer --train-steps 4096 --out docs/rl_benchmark_scorer_speed.json
 
 --out must name a .json file in an existing, writable folder (checked before any timing) and is
@@ -48,7 +52,7 @@ import numpy as np
 
 from splitpoker.scripts.support import cli
 
-SECTIONS = ("rules", "houseway", "simulate", "env", "bonus", "exact", "vector", "scorer")
+SECTIONS = ("rules", "houseway", "simulate", "env", "bonus", "exact", "vector", "schedule", "scorer")
 SCORER_GAMES = ("paigow", "asia")  # the keys of scripts/support/speed_scorer.py's GAMES
 
 
@@ -201,6 +205,12 @@ def bench_exact(args) -> dict:
     return exact_benchmark(args.exact_hands)
 
 
+def bench_schedule(args) -> dict:
+    from splitpoker.scripts.support.speed_schedule import schedule_benchmark
+
+    return schedule_benchmark(n_batches=args.schedule_batches, repeats=args.repeats)
+
+
 def _vector_sizes(text: str) -> list[int]:
     from splitpoker.scripts.support.speed_vector import parse_sizes
 
@@ -252,12 +262,14 @@ def main(argv=None) -> int:
                    help="scorer section: comma-separated games (default paigow,asia)")
     p.add_argument("--scorer-hands", type=cli.count(2, 10_000, "time: ~0.15 s of exact solving per new hand"),
                    default=200, help="scorer section: validation hands the final exact regret is measured on (default 200)")
+    p.add_argument("--schedule-batches", type=cli.count(1, 40, "the house-way proof has 40 batches"), default=4,
+                   help="schedule section: batches of the house-way proof timed (default 4, the largest rows; 1..40)")
     p.add_argument("--out", help="also write the JSON to this file (.json, atomically)")
     args = p.parse_args(argv)
     cli.handle_interrupts()
     if cli.refuse_output("--out", args.out, (".json",)):
         return 2
-    sections = list(dict.fromkeys(args.only)) if args.only else [s for s in SECTIONS if s not in ("bonus", "vector", "scorer")]
+    sections = list(dict.fromkeys(args.only)) if args.only else [s for s in SECTIONS if s not in ("bonus", "vector", "schedule", "scorer")]
     if "scorer" in sections and args.train_steps < 1:
         p.error("--train-steps 0: the scorer section needs at least 1 timed step")
     if args.scorer_light and "scorer" not in sections:

@@ -326,14 +326,15 @@ def test_the_option_is_registered_and_differs_only_where_D13_speaks():
 
 
 def test_changed_hands_counts_what_a_reading_moves():
-    from splitpoker.envs.rules.enumeration import top_two_tasks
+    from splitpoker.envs.rules.enumeration import hands_per_row, thread_bins, top_two_tasks
     from splitpoker.envs.rules.house_ways.paigow_foxwoods_readings import changed_hands_tasks
 
     tasks = top_two_tasks(53)
     tasks = tasks[(tasks[:, 1] == JOKER) & (tasks[:, 0] <= 20)]  # the joker and six cards of 2s-7s
     readings = np.array([int(r) for r in Reading], dtype=np.int64)
     counts = np.zeros((numba.config.NUMBA_NUM_THREADS, len(readings)), dtype=np.int64)
-    changed_hands_tasks(tasks, GAME.back_rank, GAME.back_to_two, readings, counts)
+    order, starts = thread_bins(hands_per_row(tasks))
+    changed_hands_tasks(tasks[order], starts, GAME.back_rank, GAME.back_to_two, readings, counts)
     expected = np.zeros(len(readings), dtype=np.int64)
     for c5, c6 in tasks:  # brute force over the same hands
         for rest in combinations(range(c5), 5):

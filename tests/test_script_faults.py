@@ -71,11 +71,12 @@ def warm_kernels(tmp_path_factory):
     import numba
 
     from splitpoker.envs.rules.bonus.features import N_FEATURE_CODES, _histogram_tasks
-    from splitpoker.envs.rules.enumeration import split_tasks, top_two_tasks
+    from splitpoker.envs.rules.enumeration import split_tasks, thread_bins, top_two_tasks
     from splitpoker.envs.rules.ranking.rank_tables import paigow_back_table
 
     hist = np.zeros((numba.config.NUMBA_NUM_THREADS, N_FEATURE_CODES), dtype=np.int64)
-    _histogram_tasks(split_tasks(top_two_tasks(53))[-1:], paigow_back_table().category, hist)
+    rows = split_tasks(top_two_tasks(53))[-1:]
+    _histogram_tasks(rows, thread_bins(rows[:, 3] - rows[:, 2])[1], paigow_back_table().category, hist)
     assert hist.sum() > 0
 
 

@@ -6,8 +6,8 @@ a pool of unseen cards) the same way:
 
 * a *task* is the pair ``(c5, c6)`` of the two largest items; the task holds the C(c5, 5) hands
   below them, so tasks range from 1 to 2.35 million hands — :func:`top_two_tasks` lists them
-  largest first and :func:`run_in_batches` deals them to threads dynamically
-  (:func:`dynamic_scheduling`), in interleaved batches so a progress bar advances evenly;
+  largest first, :func:`thread_bins` deals them to one bin per thread by their hands, and
+  :func:`run_in_batches` runs them in interleaved batches so a progress bar advances evenly;
 * :func:`for_each_hand` runs the five inner loops of one task and calls ``visit(hand, index,
   args)`` for each sorted hand with its colex index (updated incrementally, loop by loop);
 * a long job that a Ctrl-C must stop promptly splits the largest tasks by the third largest item
@@ -16,6 +16,15 @@ a pool of unseen cards) the same way:
   between batches, and a batch lasts at least as long as its largest task on one thread: the
   bonus enumeration's largest batch took 1.2 s on an idle machine before this, 0.3 s after.
 
+A parallel kernel loops over the bins, not over the tasks: ``for b in prange(starts.shape[0] - 1)``,
+then ``for k in range(starts[b], starts[b + 1])`` over that bin's rows. Numba gives each thread
+one contiguous block of ``prange`` iterations of equal *count*, and on the omp and workqueue
+threading layers ``numba.set_parallel_chunksize`` does not change that (numba issue 8280): a
+``prange`` over tasks sorted largest first ran the dealer-table build, the house-way proof and the
+exact solves on one thread of two (a 12-task batch holding the 2.35 million hand task sent 99% of
+its hands to the first thread). With one bin per thread, balanced by hand count, every layer
+splits the work evenly (tests/test_enumeration.py checks the balance).
+
 Visitors are plain ``@njit`` functions. Do **not** mark a visitor ``inline="always"``: numba
 (0.68) then silently drops its writes to arrays passed in ``args`` when it is called through a
 function argument (tests/test_enumeration.py guards the counts).
@@ -23,8 +32,9 @@ function argument (tests/test_enumeration.py guards the counts).
 
 from __future__ import annotations
 
+import functools
+import heapq
 from collections.abc import Callable
-from contextlib import contextmanager
 
 import numba
 import numpy as np
@@ -111,34 +121,73 @@ def split_tasks(tasks: np.ndarray, max_hands: int = SPLIT_HANDS) -> np.ndarray:
     return np.array(rows, dtype=np.int64).reshape(-1, 4)
 
 
-def hands_in(tasks: np.ndarray) -> int:
-    """Number of 7-card hands the tasks cover: rows ``(c5, c6)`` hold C(c5, 5) hands, rows ``(c5,
-    c6, c4_lo, c4_hi)`` of :func:`split_tasks` C(c4_hi, 5) - C(c4_lo, 5)."""
+def hands_per_row(tasks: np.ndarray) -> np.ndarray:
+    """``int64[T]``: the 7-card hands each row of ``tasks`` covers: rows ``(c5, c6)`` hold
+    C(c5, 5) hands, rows ``(c5, c6, c4_lo, c4_hi)`` of :func:`split_tasks` C(c4_hi, 5) - C(c4_lo, 5)."""
+    tasks = np.asarray(tasks, dtype=np.int64)
     if not len(tasks):
-        return 0
+        return np.zeros(0, dtype=np.int64)
     if tasks.shape[1] == 4:
-        return int((BINOM[tasks[:, 3], 5] - BINOM[tasks[:, 2], 5]).sum())
-    return int(BINOM[tasks[:, 0], 5].sum())
+        return (BINOM[tasks[:, 3], 5] - BINOM[tasks[:, 2], 5]).astype(np.int64)
+    return BINOM[tasks[:, 0], 5].astype(np.int64)
 
 
-@contextmanager
-def dynamic_scheduling():
-    """Deal ``prange`` iterations to threads one at a time (tasks differ in size a thousandfold)."""
-    old = numba.get_parallel_chunksize()
-    numba.set_parallel_chunksize(1)
-    try:
-        yield
-    finally:
-        numba.set_parallel_chunksize(old)
+def hands_in(tasks: np.ndarray) -> int:
+    """Number of 7-card hands the tasks cover (:func:`hands_per_row`, summed)."""
+    return int(hands_per_row(tasks).sum())
 
 
-def run_in_batches(tasks: np.ndarray, run: Callable[[np.ndarray], None], progress=None, n_batches: int = 40) -> None:
-    """``run(batch)`` on interleaved batches of ``tasks`` with dynamic scheduling; ``progress(n)``
-    after each batch with the number of hands it covered."""
+def thread_bins(sizes: np.ndarray, n_bins: int | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """Rows of sizes ``sizes`` dealt to ``n_bins`` bins (default: numba's current thread count)
+    of nearly equal total size: largest row first, each to the bin with the least so far (the
+    greedy LPT rule: no bin exceeds the mean by more than the largest row). Returns ``(order,
+    starts)``: the row indices grouped bin by bin (largest first within a bin), bin ``b`` holding
+    ``order[starts[b]:starts[b + 1]]``. A kernel runs bin ``b`` on ``prange`` iteration ``b``, so
+    each thread gets one bin, whatever the threading layer (see the module docstring)."""
+    sizes = np.asarray(sizes, dtype=np.int64).reshape(-1)
+    n_bins = int(numba.get_num_threads() if n_bins is None else n_bins)
+    if n_bins < 1:
+        raise ValueError(f"n_bins={n_bins!r}: expected a positive integer")
+    loads = [(0, b) for b in range(n_bins)]  # (hands so far, bin): a heap, lightest first
+    heapq.heapify(loads)
+    owner = np.empty(sizes.shape[0], dtype=np.int64)
+    for i in np.argsort(-sizes, kind="stable").tolist():
+        load, b = heapq.heappop(loads)
+        owner[i] = b
+        heapq.heappush(loads, (load + int(sizes[i]), b))
+    order = np.lexsort((-sizes, owner)).astype(np.int64)
+    starts = np.zeros(n_bins + 1, dtype=np.int64)
+    np.cumsum(np.bincount(owner, minlength=n_bins), out=starts[1:])
+    return order, starts
+
+
+@functools.lru_cache(maxsize=64)
+def _binned_tasks(n: int, n_bins: int) -> tuple[np.ndarray, np.ndarray]:
+    tasks = top_two_tasks(n)
+    order, starts = thread_bins(hands_per_row(tasks), n_bins)
+    rows = np.ascontiguousarray(tasks[order])
+    rows.flags.writeable = False
+    starts.flags.writeable = False
+    return rows, starts
+
+
+def binned_tasks(n: int) -> tuple[np.ndarray, np.ndarray]:
+    """``(rows, starts)``: all of :func:`top_two_tasks` ``(n)`` in one bin per thread
+    (:func:`thread_bins`), for a kernel that walks every hand in one call (an exact solve's pass
+    over the dealer hands); kept per ``(n, thread count)``, read-only."""
+    return _binned_tasks(int(n), int(numba.get_num_threads()))
+
+
+def run_in_batches(tasks: np.ndarray, run: Callable[[np.ndarray, np.ndarray], None], progress=None,
+                   n_batches: int = 40) -> None:
+    """``run(rows, starts)`` on interleaved batches of ``tasks``, each batch's rows regrouped into
+    one bin per thread (:func:`thread_bins`: bin ``b`` is ``rows[starts[b]:starts[b + 1]]``);
+    ``progress(n)`` after each batch with the number of hands it covered."""
     order = np.argsort(np.arange(len(tasks)) % n_batches, kind="stable")
-    with dynamic_scheduling():
-        for batch in np.array_split(tasks[order], n_batches):
-            if len(batch):
-                run(batch)
-                if progress is not None:
-                    progress(hands_in(batch))
+    for batch in np.array_split(tasks[order], n_batches):
+        if len(batch):
+            sizes = hands_per_row(batch)
+            rows, starts = thread_bins(sizes)
+            run(np.ascontiguousarray(batch[rows]), starts)
+            if progress is not None:
+                progress(int(sizes.sum()))

@@ -37,6 +37,7 @@ import numpy as np
 from numba import njit, prange
 
 from splitpoker.envs.rules.cache import load_or_build
+from splitpoker.envs.rules.enumeration import hands_per_row, thread_bins
 from splitpoker.envs.rules.games.spec import GAMES, get_spec
 from splitpoker.envs.rules.ranking.combinatorics import BINOM, colex_unrank
 
@@ -130,27 +131,34 @@ def _count_canonical(c6, c5, flags_out):
 
 
 @njit(cache=True, parallel=True)
-def _count_all(tasks, counts):
+def _count_all(tasks, order, starts, counts):
+    """``counts[k]``: the canonical hands of task ``k``; the tasks ``order[starts[b]:starts[b + 1]]``
+    on thread ``b`` (:func:`~splitpoker.envs.rules.enumeration.thread_bins`)."""
     empty = np.empty(0, dtype=np.uint32)
-    for k in prange(tasks.shape[0]):
-        counts[k] = _count_canonical(tasks[k, 1], tasks[k, 0], empty)
+    for b in prange(starts.shape[0] - 1):
+        for j in range(starts[b], starts[b + 1]):
+            k = order[j]
+            counts[k] = _count_canonical(tasks[k, 1], tasks[k, 0], empty)
 
 
 @njit(cache=True, parallel=True)
-def _fill_all(tasks, offsets, out):
-    for k in prange(tasks.shape[0]):
-        _count_canonical(tasks[k, 1], tasks[k, 0], out[offsets[k]:offsets[k + 1]])
+def _fill_all(tasks, order, starts, offsets, out):
+    for b in prange(starts.shape[0] - 1):
+        for j in range(starts[b], starts[b + 1]):
+            k = order[j]
+            _count_canonical(tasks[k, 1], tasks[k, 0], out[offsets[k]:offsets[k + 1]])
 
 
 def build_class_index() -> np.ndarray:
     """The sorted colex indices of all canonical hands (``uint32[N_CLASSES]``), no cache."""
     tasks = np.array([(c5, c6) for c6 in range(6, 53) for c5 in range(5, c6)], dtype=np.int64)
+    order, starts = thread_bins(hands_per_row(tasks))
     counts = np.zeros(len(tasks), dtype=np.int64)
-    _count_all(tasks, counts)
+    _count_all(tasks, order, starts, counts)
     offsets = np.zeros(len(tasks) + 1, dtype=np.int64)
     np.cumsum(counts, out=offsets[1:])
     out = np.empty(int(offsets[-1]), dtype=np.uint32)
-    _fill_all(tasks, offsets, out)
+    _fill_all(tasks, order, starts, offsets, out)
     out.sort()
     return out
 

@@ -28,7 +28,12 @@ from numba import njit, prange
 
 from splitpoker.envs.rules import RULES_SOURCE_DIGEST
 from splitpoker.envs.rules.cache import load_or_build
-from splitpoker.envs.rules.enumeration import for_each_hand, run_in_batches, top_two_tasks
+from splitpoker.envs.rules.enumeration import (
+    for_each_hand_in,
+    run_in_batches,
+    split_tasks,
+    top_two_tasks,
+)
 from splitpoker.envs.rules.game import Game
 from splitpoker.envs.rules.games.outcome import (
     N_LOW,
@@ -74,10 +79,13 @@ def _store_class(hand, index, args):
 
 
 @njit(cache=True, parallel=True)
-def _build_tasks(game_id, style_id, tasks, rank_table, to_two, out):
-    for k in prange(tasks.shape[0]):
-        for_each_hand(tasks[k, 0], tasks[k, 1], _store_class, (game_id, style_id, rank_table, to_two, out,
-                                                               new_work_block()))
+def _build_tasks(game_id, style_id, tasks, starts, rank_table, to_two, out):
+    """The outcome class of every hand of ``tasks`` (rows of ``split_tasks``), one bin of rows per
+    thread (:func:`~splitpoker.envs.rules.enumeration.thread_bins`)."""
+    for b in prange(starts.shape[0] - 1):
+        args = (game_id, style_id, rank_table, to_two, out, new_work_block())
+        for k in range(starts[b], starts[b + 1]):
+            for_each_hand_in(tasks[k], _store_class, args)
 
 
 def build_dealer_table(game: Game, universe: int = 53, progress=None, n_batches: int = 100) -> np.ndarray:
@@ -85,8 +93,10 @@ def build_dealer_table(game: Game, universe: int = 53, progress=None, n_batches:
     if not 7 <= universe <= 53:
         raise ValueError(f"universe={universe!r}: expected 7..53 cards")
     out = np.empty(int(BINOM[universe, 7]), dtype=np.uint32)
-    run_in_batches(top_two_tasks(universe),
-                   lambda batch: _build_tasks(game.game_id, game.style_id, batch, game.rank_table, game.to_two, out),
+    # rows of <= 250,000 hands: two threads' bins balance to within one row in every batch
+    run_in_batches(split_tasks(top_two_tasks(universe)),
+                   lambda rows, starts: _build_tasks(game.game_id, game.style_id, rows, starts, game.rank_table,
+                                                     game.to_two, out),
                    progress, n_batches)
     return out
 

@@ -29,7 +29,7 @@ import numpy as np
 from numba import njit, prange
 
 from splitpoker.envs.rules.enumeration import (
-    dynamic_scheduling,
+    binned_tasks,
     for_each_hand,
     run_in_batches,
     top_two_tasks,
@@ -68,10 +68,13 @@ def _histogram_serial(table, pool, tasks, hist):
 
 
 @njit(cache=True, parallel=True)
-def _histogram_parallel(table, pool, tasks, hists):
-    """Tasks are (i5, i6) pairs of the two largest pool positions; one histogram per thread."""
-    for k in prange(tasks.shape[0]):
-        _histogram_task(table, pool, tasks[k, 0], tasks[k, 1], hists[numba.get_thread_id()])
+def _histogram_parallel(table, pool, tasks, starts, hists):
+    """Tasks are (i5, i6) pairs of the two largest pool positions, one bin of them per thread
+    (:func:`~splitpoker.envs.rules.enumeration.thread_bins`); one histogram per thread."""
+    for b in prange(starts.shape[0] - 1):
+        hist = hists[numba.get_thread_id()]
+        for k in range(starts[b], starts[b + 1]):
+            _histogram_task(table, pool, tasks[k, 0], tasks[k, 1], hist)
 
 
 @njit(cache=True, inline="always")
@@ -97,9 +100,11 @@ def _by_card_task(table, i5, i6, lo, hi, hist):
 
 
 @njit(cache=True, parallel=True)
-def _by_card_parallel(table, tasks, lo, hi, hists):
-    for t in prange(tasks.shape[0]):
-        _by_card_task(table, tasks[t, 0], tasks[t, 1], lo, hi, hists[numba.get_thread_id()])
+def _by_card_parallel(table, tasks, starts, lo, hi, hists):
+    for b in prange(starts.shape[0] - 1):
+        hist = hists[numba.get_thread_id()]
+        for t in range(starts[b], starts[b + 1]):
+            _by_card_task(table, tasks[t, 0], tasks[t, 1], lo, hi, hist)
 
 
 #: the most memory the per-thread histograms of :func:`histograms_with_card` take at once
@@ -125,7 +130,7 @@ def histograms_with_card(table: np.ndarray, universe: int, n_cls: int, progress=
     for lo in range(0, universe, block):
         hi = min(universe, lo + block)
         hists = np.zeros((nt, hi - lo, n_cls), dtype=np.int32)  # a class of one card: < C(52, 6) hands
-        run_in_batches(tasks, lambda batch: _by_card_parallel(table, batch, lo, hi, hists), progress, n_batches)
+        run_in_batches(tasks, lambda rows, starts: _by_card_parallel(table, rows, starts, lo, hi, hists), progress, n_batches)
         out[lo:hi] = hists.sum(axis=0, dtype=np.int64)
     return out
 
@@ -226,8 +231,7 @@ class ExactSolver:
                 self._hists = np.zeros((nt, self.n_classes), dtype=np.int64)
             else:
                 self._hists[:] = 0
-            with dynamic_scheduling():
-                _histogram_parallel(self.table, pool, top_two_tasks(pool.size), self._hists)
+            _histogram_parallel(self.table, pool, *binned_tasks(pool.size), self._hists)
             return self._hists.sum(axis=0)
         hist = np.zeros(self.n_classes, dtype=np.int64)
         _histogram_serial(self.table, pool, top_two_tasks(pool.size), hist)
@@ -271,14 +275,15 @@ def _naive_hand(positions, index, args):
 
 
 @njit(cache=True, parallel=True)
-def naive_counts(game_id, style_id, pool, rank_table, to_two, ranks, fouled, tasks, wins, pushes):
+def naive_counts(game_id, style_id, pool, rank_table, to_two, ranks, fouled, tasks, starts, wins, pushes):
     """Brute force: for every 7-card dealer hand of ``pool`` run the house way, then compare with
     every non-fouled player setting. ``wins[t, s]`` / ``pushes[t, s]`` per thread ``t``."""
-    for k in prange(tasks.shape[0]):
+    for b in prange(starts.shape[0] - 1):
         t = numba.get_thread_id()
         args = (game_id, style_id, pool, rank_table, to_two, ranks, fouled, wins[t], pushes[t], np.empty(7, dtype=np.int64),
                 new_work_block())
-        for_each_hand(tasks[k, 0], tasks[k, 1], _naive_hand, args)
+        for k in range(starts[b], starts[b + 1]):
+            for_each_hand(tasks[k, 0], tasks[k, 1], _naive_hand, args)
 
 
 def solve_naive(game: Game, cards, pool=None) -> ExactResult:
@@ -289,9 +294,8 @@ def solve_naive(game: Game, cards, pool=None) -> ExactResult:
     nt = numba.config.NUMBA_NUM_THREADS
     wins = np.zeros((nt, game.n_settings), dtype=np.int64)
     pushes = np.zeros((nt, game.n_settings), dtype=np.int64)
-    with dynamic_scheduling():
-        naive_counts(game.game_id, game.style_id, pool, game.rank_table, game.to_two, ranks, fouled,
-                     top_two_tasks(pool.size), wins, pushes)
+    naive_counts(game.game_id, game.style_id, pool, game.rank_table, game.to_two, ranks, fouled,
+                 *binned_tasks(pool.size), wins, pushes)
     n = math.comb(pool.size, 7)
     w = wins.sum(axis=0)
     p = pushes.sum(axis=0)

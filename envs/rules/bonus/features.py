@@ -178,11 +178,14 @@ def _count_features(hand, index, args):
 
 
 @njit(cache=True, parallel=True)
-def _histogram_tasks(tasks, cat5, hist):
-    """Count feature codes of every 7-card hand of ``tasks`` (rows of ``split_tasks``);
-    ``hist[thread]`` per thread."""
-    for t in prange(tasks.shape[0]):
-        for_each_hand_in(tasks[t], _count_features, (cat5, hist[numba.get_thread_id()]))
+def _histogram_tasks(tasks, starts, cat5, hist):
+    """Count feature codes of every 7-card hand of ``tasks`` (rows of ``split_tasks``, one bin of
+    rows per thread: :func:`~splitpoker.envs.rules.enumeration.thread_bins`); ``hist[thread]``
+    per thread."""
+    for b in prange(starts.shape[0] - 1):
+        args = (cat5, hist[numba.get_thread_id()])
+        for t in range(starts[b], starts[b + 1]):
+            for_each_hand_in(tasks[t], _count_features, args)
 
 
 def feature_histogram(progress=None, n_batches: int = 200) -> np.ndarray:
@@ -195,9 +198,9 @@ def feature_histogram(progress=None, n_batches: int = 200) -> np.ndarray:
     total = np.zeros(N_FEATURE_CODES, dtype=np.int64)
     hist = np.zeros((numba.config.NUMBA_NUM_THREADS, N_FEATURE_CODES), dtype=np.int64)
 
-    def run(batch):
+    def run(rows, starts):
         hist[:] = 0
-        _histogram_tasks(batch, cat5, hist)
+        _histogram_tasks(rows, starts, cat5, hist)
         total[:] += hist.sum(axis=0)
 
     run_in_batches(split_tasks(top_two_tasks(53)), run, progress, n_batches)

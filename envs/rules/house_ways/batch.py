@@ -2,8 +2,8 @@
 house way simulation, and plain batch setting.
 
 Exhaustive work is split into tasks by the two largest cards ``(c5, c6)`` of a sorted 7-card hand
-(1,128 tasks, :mod:`splitpoker.envs.rules.enumeration`), dealt to threads dynamically; each thread
-accumulates into its own row of the count arrays (``numba.get_thread_id()``).
+(1,128 tasks, :mod:`splitpoker.envs.rules.enumeration`), dealt to one bin per thread by hand
+count (:func:`~splitpoker.envs.rules.enumeration.thread_bins`); each thread accumulates into its own row of the count arrays (``numba.get_thread_id()``).
 """
 
 from __future__ import annotations
@@ -44,14 +44,17 @@ def _check_hand(hand, index, args):
 
 
 @njit(cache=True, parallel=True)
-def exhaustive_check_tasks(style_id, tasks, rank_table, to_two, n_rules, rule_counts, foul_counts, error_counts):
-    """Run the house way on every 7-card hand of ``tasks``; count hands per rule, fouls per rule
-    and errors (a setting or rule id out of range), per thread (the house way's work arrays: one
-    block per task)."""
-    for k in prange(tasks.shape[0]):
+def exhaustive_check_tasks(style_id, tasks, starts, rank_table, to_two, n_rules, rule_counts, foul_counts,
+                           error_counts):
+    """Run the house way on every 7-card hand of ``tasks`` (rows of ``split_tasks``, one bin of
+    rows per thread: :func:`~splitpoker.envs.rules.enumeration.thread_bins`); count hands per
+    rule, fouls per rule and errors (a setting or rule id out of range), per thread (the house
+    way's work arrays: one block per bin)."""
+    for b in prange(starts.shape[0] - 1):
         args = (style_id, rank_table, to_two, n_rules, rule_counts, foul_counts, error_counts, numba.get_thread_id(),
                 new_work_block())
-        for_each_hand_in(tasks[k], _check_hand, args)
+        for k in range(starts[b], starts[b + 1]):
+            for_each_hand_in(tasks[k], _check_hand, args)
 
 
 @njit(cache=True)

@@ -32,7 +32,7 @@ def exhaustive_check(game, progress=None, n_batches: int = 40, max_tasks: int | 
     fouls = np.zeros((nt, len(names)), dtype=np.int64)
     errors = np.zeros(nt, dtype=np.int64)
     t0 = time.perf_counter()
-    run_in_batches(tasks, lambda batch: exhaustive_check_tasks(game.style_id, batch, game.rank_table, game.to_two,
+    run_in_batches(tasks, lambda rows, starts: exhaustive_check_tasks(game.style_id, rows, starts, game.rank_table, game.to_two,
                                                                len(names), rules, fouls, errors), progress, n_batches)
     seconds = time.perf_counter() - t0
     per_rule = rules.sum(axis=0)

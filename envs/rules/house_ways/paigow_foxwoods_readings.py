@@ -120,12 +120,13 @@ def _count_changed(hand, index, args):
 
 
 @njit(cache=True, parallel=True)
-def changed_hands_tasks(tasks, back_rank, back_to_two, readings, counts):
+def changed_hands_tasks(tasks, starts, back_rank, back_to_two, readings, counts):
     """``counts[thread, k]`` += the hands of ``tasks`` that ``readings[k]`` sets differently from
-    the way as decided."""
-    for i in prange(tasks.shape[0]):
+    the way as decided (one bin of rows per thread: :func:`~splitpoker.envs.rules.enumeration.thread_bins`)."""
+    for b in prange(starts.shape[0] - 1):
         args = (back_rank, back_to_two, readings, counts, numba.get_thread_id())
-        for_each_hand(tasks[i, 0], tasks[i, 1], _count_changed, args)
+        for i in range(starts[b], starts[b + 1]):
+            for_each_hand(tasks[i, 0], tasks[i, 1], _count_changed, args)
 
 
 def changed_hands(readings=ALL_READINGS, rules=None, progress=None) -> dict:
@@ -134,7 +135,7 @@ def changed_hands(readings=ALL_READINGS, rules=None, progress=None) -> dict:
     readings = np.array([int(r) for r in readings], dtype=np.int64)
     game = PaiGowPoker(rules)
     counts = np.zeros((numba.config.NUMBA_NUM_THREADS, len(readings)), dtype=np.int64)
-    run_in_batches(top_two_tasks(53), lambda batch: changed_hands_tasks(batch, game.back_rank, game.back_to_two,
+    run_in_batches(top_two_tasks(53), lambda rows, starts: changed_hands_tasks(rows, starts, game.back_rank, game.back_to_two,
                                                                          readings, counts), progress)
     return {Reading(int(r)).name: int(n) for r, n in zip(readings, counts.sum(axis=0), strict=True)}
 
