@@ -326,3 +326,58 @@ def test_ctrl_c_exits_130_keeps_finished_shards_and_stops_ray(tmp_path):
     assert len(done) == len(list(out.glob("shard-*.parquet"))) >= 1
     time.sleep(5)
     assert _session_pids(p.pid, "ray::") == []  # the local Ray it started is shut down
+
+
+class _Ref:
+    """A stand-in for a Ray ObjectRef: the fake Ray below counts the live ones."""
+
+    live = None  # a weakref.WeakSet, set by the test
+
+
+def test_an_interrupted_run_lets_every_object_ref_go_before_ray_shuts_down(tmp_path, monkeypatch):
+    """An ObjectRef freed after ``ray.shutdown()`` can end the driver in Ray's core with exit code
+    1 (an interrupted solve_all.py printed its line, then exited 1 instead of 130): when the run is
+    interrupted, no ObjectRef may be alive at the shutdown, though the interrupt's traceback holds
+    the frames (``ray.wait``'s included) that held them."""
+    import gc
+    import weakref
+
+    _Ref.live = weakref.WeakSet()
+    seen = {}
+
+    class FakeRay:
+        def cluster_resources(self):
+            return {"CPU": 2}
+
+        def remote(self, **_):
+            def wrap(fn):
+                class Task:
+                    @staticmethod
+                    def remote(*args):
+                        ref = _Ref()
+                        _Ref.live.add(ref)
+                        return ref
+                return Task
+            return wrap
+
+        def wait(self, refs, num_returns=1):
+            waiting = list(refs)  # noqa: F841  (a frame's local that holds refs, as Ray's own wait does)
+            raise KeyboardInterrupt
+
+        def cancel(self, ref, force=False):
+            raise AssertionError("a Ray started by the run is shut down, never cancelled task by task")
+
+        def shutdown(self):
+            gc.collect()
+            seen["live_at_shutdown"] = len(_Ref.live)
+
+    monkeypatch.setattr(es, "start_ray", lambda address, num_cpus, log: (FakeRay(), True))
+    game = Game("paigow", "paigow-igw")
+    plan, classes = es.make_plan(6, 3, 1)
+    out = tmp_path / "run"
+    out.mkdir()
+    es.prepare_store(out, game, plan, K)
+    with pytest.raises(KeyboardInterrupt) as caught:
+        es.run_plan(out, game, plan, classes, universe=K, num_cpus=2)
+    assert caught.value.__traceback__ is not None  # the traceback (and its frames) still alive here
+    assert seen == {"live_at_shutdown": 0}

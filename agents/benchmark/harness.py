@@ -34,6 +34,7 @@ import json
 import math
 import os
 import tempfile
+import traceback
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -236,8 +237,6 @@ def run_grid(cfg: BenchmarkConfig, out: Path, *, executor: str | None = None, ad
 
     def fail(spec: RunSpec, err: BaseException) -> None:
         """A run that raised: its error goes to ``error.txt``; the other runs go on."""
-        import traceback
-
         text = "".join(traceback.format_exception(type(err), err, err.__traceback__))
         (run_dir(out, spec) / "error.txt").write_text(text)
         failed[spec.run_id] = f"{type(err).__name__}: {err}"
@@ -318,16 +317,19 @@ def _run_ray(todo: list[RunSpec], data: dict, done: Callable, fail: Callable, *,
                     fail(spec, err)
                     continue
                 done(spec, res)
-    except BaseException:
+    except BaseException as exc:
         # a Ray started here is shut down below, which ends its workers; ray.cancel racing
         # with a task that just finished can abort the driver in Ray's core ("Tried to complete
         # task that was not pending"), so cancel only on a cluster this run does not own
         if not started_here:
             for ref in pending:
                 ray.cancel(ref, force=True)
+        traceback.clear_frames(exc.__traceback__)  # ray.wait's frames hold ObjectRefs: free them while Ray is up
         raise
     finally:
         if started_here:
+            # no ObjectRef may outlive the shutdown (see splitpoker.agents.exact.strategy.run_plan)
+            pending = ready = ref = refs_data = None
             ray.shutdown()
 
 

@@ -27,6 +27,7 @@ import os
 import signal
 import threading
 import time
+import traceback
 from collections.abc import Callable
 from pathlib import Path
 
@@ -303,17 +304,26 @@ def run_plan(out: Path, game: Game, plan: dict, classes: np.ndarray, *, universe
                     stats["classes_solved"] += len(rows["class"])
                     if progress is not None:
                         progress(len(rows["class"]))
-        except BaseException:
+        except BaseException as exc:
             # a Ray started here is shut down below, which ends its workers; ray.cancel racing
             # with a task that just finished can abort the driver in Ray's core ("Tried to complete
             # task that was not pending"), so cancel only on a cluster this run does not own
             if not started:
                 for ref in pending:
                     ray.cancel(ref, force=True)
+            # the frames the interrupt came through (ray.wait's, ray.get's) hold ObjectRefs in
+            # their locals: free them now, while Ray is up (see the shutdown below)
+            traceback.clear_frames(exc.__traceback__)
             raise
         stats["wall_seconds"] = time.perf_counter() - t0
     finally:
         if started:
+            # no ObjectRef may outlive the shutdown: one freed after it (when the interrupt's
+            # traceback, which holds this frame, is let go) can end the driver in Ray's core with
+            # exit code 1 ("The core worker process is not initialized yet or already shutdown"
+            # in the driver's log, then Ray's quick exit): an interrupted solve_all.py printed its
+            # line and exited 1 instead of 130 (1 of 4 runs of its test with both cores busy)
+            pending = ready = ref = None
             ray.shutdown()
     return stats
 

@@ -127,7 +127,11 @@ def _leave_ray_driver(code: int) -> None:  # pragma: no cover - exercised in sub
     interpreter finishes: an interrupted ``solve_all.py`` printed its line and exited 1 instead of
     130 (in CI, and 1 of 7 runs of its test here; 0 of 33 runs outside pytest), and the driver's Ray
     log then ended with "The core worker process is not initialized yet or already shutdown" (Ray's
-    quick exit, code 1). Which late call inside Ray does it was not traced. The run is done and
+    quick exit, code 1), written on the main thread just after the core worker was destructed. The
+    likely late call: an ObjectRef freed after ``ray.shutdown()`` (the interrupt's traceback held
+    the frames that held four of them). ``run_plan`` in :mod:`splitpoker.agents.exact.strategy`
+    and the RL benchmark's Ray loop now let them go before they shut Ray down; with both cores
+    kept busy the test failed 1 of 6 runs before and 0 of 8 after. The run is done and
     reported, so this does what the interpreter's exit does before its teardown (waits for the
     program's own threads, runs the exit functions, Ray's own shutdown among them, flushes the
     output) and leaves with ``os._exit``; tests/test_cli_signals.py checks that order."""
