@@ -173,6 +173,8 @@ CASES = [
     ("benchmark", ["--repeats", "0"], 2, "argument --repeats: 0: expected an integer 1..100"),
     ("benchmark", ["--rounds", "5"], 2, "argument --rounds: 5: expected an integer 10,000..1,000,000,000"),
     ("benchmark", ["--exact-hands", "0"], 2, "argument --exact-hands: 0: expected an integer 1..1,000"),
+    ("benchmark", ["--schedule-batches", "41"], 2, "argument --schedule-batches: 41: expected an integer 1..40"),
+    ("benchmark", ["--schedule-batches", "0"], 2, "argument --schedule-batches: 0: expected an integer 1..40"),
     ("benchmark", ["--vector-envs", "0,64"], 2, "argument --vector-envs: '0,64': expected comma-separated integers 1..65,536"),
     ("benchmark", ["--vector-envs", "a,b"], 2, "argument --vector-envs: 'a,b': expected comma-separated integers"),
     ("benchmark", ["--vector-envs", "1000000"], 2, "argument --vector-envs: '1000000': expected comma-separated integers 1..65,536"),

@@ -109,10 +109,10 @@ def test_thread_bins_partition_the_rows_within_the_largest_row_of_the_mean(n_bin
 
 def test_thread_bins_of_the_dealer_builds_first_batch():
     # 12 tasks of 3,201,373 hands, one of them 2,349,060 (C(51, 5)): a prange over these rows gave the
-    # first thread the six largest (3,191,135 hands); two bins give it the largest alone
+    # first thread the six largest (3,191,116 hands); two bins give it the largest alone
     batch = np.array_split(top_two_tasks(53)[np.argsort(np.arange(1_128) % 100, kind="stable")], 100)[0]
     sizes = hands_per_row(batch)
-    assert len(batch) == 12 and sizes.sum() == 3_201_373
+    assert len(batch) == 12 and sizes.sum() == 3_201_373 and sizes[:6].sum() == 3_191_116
     order, starts = thread_bins(sizes, 2)
     assert [int(sizes[order[starts[b]:starts[b + 1]]].sum()) for b in range(2)] == [2_349_060, 852_313]
     with pytest.raises(ValueError, match="n_bins=0"):
