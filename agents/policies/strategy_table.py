@@ -19,7 +19,7 @@ N = C(53, 7); ties are compared exactly (:meth:`splitpoker.envs.solver.exact.Exa
 
 The histogram is built in a few seconds once the dealer table exists (3.5-5.5 s measured,
 loading and verifying the 617 MB dealer table included; the dealer table itself takes
-about a minute per style the first time) and cached in the user cache directory
+17-24 s per style on two idle cores, the first time) and cached in the user cache directory
 (:mod:`splitpoker.envs.rules.cache`) under a key holding the game, style, ranking options, universe and the
 rules-source digest; commission does not enter the counts, only the EV. Deterministic: the
 counts do not depend on thread count or order.
