@@ -21,8 +21,9 @@ then ``for k in range(starts[b], starts[b + 1])`` over that bin's rows. Numba gi
 one contiguous block of ``prange`` iterations of equal *count*, and on the omp and workqueue
 threading layers ``numba.set_parallel_chunksize`` does not change that (numba issue 8280): a
 ``prange`` over tasks sorted largest first ran the dealer-table build, the house-way proof and the
-exact solves on one thread of two (a 12-task batch holding the 2.35 million hand task sent 99% of
-its hands to the first thread). With one bin per thread, balanced by hand count, every layer
+exact solves on little more than one thread of two (1.07 CPU seconds per second in
+``scripts/benchmark.py --only schedule``; the dealer build's first 12-task batch sent 99.7% of its
+hands to the first thread). With one bin per thread, balanced by hand count, every layer
 splits the work evenly (tests/test_enumeration.py checks the balance).
 
 Visitors are plain ``@njit`` functions. Do **not** mark a visitor ``inline="always"``: numba
@@ -183,11 +184,11 @@ def run_in_batches(tasks: np.ndarray, run: Callable[[np.ndarray, np.ndarray], No
     """``run(rows, starts)`` on interleaved batches of ``tasks``, each batch's rows regrouped into
     one bin per thread (:func:`thread_bins`: bin ``b`` is ``rows[starts[b]:starts[b + 1]]``);
     ``progress(n)`` after each batch with the number of hands it covered."""
-    order = np.argsort(np.arange(len(tasks)) % n_batches, kind="stable")
-    for batch in np.array_split(tasks[order], n_batches):
+    interleaved = np.argsort(np.arange(len(tasks)) % n_batches, kind="stable")
+    for batch in np.array_split(tasks[interleaved], n_batches):
         if len(batch):
             sizes = hands_per_row(batch)
-            rows, starts = thread_bins(sizes)
-            run(np.ascontiguousarray(batch[rows]), starts)
+            order, starts = thread_bins(sizes)
+            run(np.ascontiguousarray(batch[order]), starts)
             if progress is not None:
                 progress(int(sizes.sum()))
