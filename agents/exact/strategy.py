@@ -322,7 +322,8 @@ def run_plan(out: Path, game: Game, plan: dict, classes: np.ndarray, *, universe
             # traceback, which holds this frame, is let go) can end the driver in Ray's core with
             # exit code 1 ("The core worker process is not initialized yet or already shutdown"
             # in the driver's log, then Ray's quick exit): an interrupted solve_all.py printed its
-            # line and exited 1 instead of 130 (1 of 4 runs of its test with both cores busy)
+            # line and exited 1 instead of 130 (its test with both cores kept busy: 1 of 6 runs
+            # failed before this, 0 of 8 after)
             pending = ready = ref = None
             ray.shutdown()
     return stats

@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import functools
 import heapq
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 import numba
 import numpy as np
@@ -179,16 +179,25 @@ def binned_tasks(n: int) -> tuple[np.ndarray, np.ndarray]:
     return _binned_tasks(int(n), int(numba.get_num_threads()))
 
 
-def run_in_batches(tasks: np.ndarray, run: Callable[[np.ndarray, np.ndarray], None], progress=None,
-                   n_batches: int = 40) -> None:
-    """``run(rows, starts)`` on interleaved batches of ``tasks``, each batch's rows regrouped into
-    one bin per thread (:func:`thread_bins`: bin ``b`` is ``rows[starts[b]:starts[b + 1]]``);
-    ``progress(n)`` after each batch with the number of hands it covered."""
+def binned_batches(tasks: np.ndarray, n_batches: int = 40) -> Iterator[tuple[np.ndarray, np.ndarray, int]]:
+    """``(rows, starts, hands)`` for each of ``n_batches`` interleaved batches of ``tasks`` (batch
+    ``j`` holds tasks ``j, j + n_batches, ...``, so every batch mixes large and small ones), its rows
+    regrouped into one bin per thread (:func:`thread_bins`: bin ``b`` is
+    ``rows[starts[b]:starts[b + 1]]``); ``hands``: the hands the batch covers. Empty batches are
+    skipped."""
     interleaved = np.argsort(np.arange(len(tasks)) % n_batches, kind="stable")
     for batch in np.array_split(tasks[interleaved], n_batches):
         if len(batch):
             sizes = hands_per_row(batch)
             order, starts = thread_bins(sizes)
-            run(np.ascontiguousarray(batch[order]), starts)
-            if progress is not None:
-                progress(int(sizes.sum()))
+            yield np.ascontiguousarray(batch[order]), starts, int(sizes.sum())
+
+
+def run_in_batches(tasks: np.ndarray, run: Callable[[np.ndarray, np.ndarray], None], progress=None,
+                   n_batches: int = 40) -> None:
+    """``run(rows, starts)`` on each of :func:`binned_batches`; ``progress(n)`` after each batch
+    with the number of hands it covered."""
+    for rows, starts, hands in binned_batches(tasks, n_batches):
+        run(rows, starts)
+        if progress is not None:
+            progress(hands)

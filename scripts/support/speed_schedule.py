@@ -24,11 +24,12 @@ import numba
 import numpy as np
 from numba import njit, prange
 
+from splitpoker.envs.rules.checks import check_int
 from splitpoker.envs.rules.enumeration import (
+    binned_batches,
     for_each_hand_in,
     hands_per_row,
     split_tasks,
-    thread_bins,
     top_two_tasks,
 )
 from splitpoker.envs.rules.game import Game
@@ -50,20 +51,15 @@ def _check_rows_prange(style_id, tasks, rank_table, to_two, n_rules, rule_counts
 
 def schedule_benchmark(style: str = "paigow-foxwoods", n_batches: int = 4, repeats: int = 3) -> dict:
     """Time both schedules on the first ``n_batches`` batches of ``style``'s exhaustive check."""
-    if not isinstance(n_batches, int) or isinstance(n_batches, bool) or not 1 <= n_batches <= N_BATCHES:
-        raise ValueError(f"n_batches={n_batches!r}: expected an integer 1..{N_BATCHES}")
-    if not isinstance(repeats, int) or isinstance(repeats, bool) or repeats < 1:
-        raise ValueError(f"repeats={repeats!r}: expected an integer >= 1")
+    check_int("n_batches", n_batches, 1, N_BATCHES)
+    check_int("repeats", repeats, 1, 1000)
     game = _game(style)
-    rows = split_tasks(top_two_tasks(53))
-    batches = np.array_split(rows[np.argsort(np.arange(len(rows)) % N_BATCHES, kind="stable")], N_BATCHES)[:n_batches]
-    binned = []
-    for b in batches:
-        order, starts = thread_bins(hands_per_row(b))
-        binned.append((np.ascontiguousarray(b[order]), starts))
+    binned = list(binned_batches(split_tasks(top_two_tasks(53)), N_BATCHES))[:n_batches]
+    # the rows in their batch order, largest first, as a prange over a batch took them
+    batches = [rows[np.argsort(-hands_per_row(rows), kind="stable")] for rows, _, _ in binned]
     n_rules = len(game.style.rule_names)
     nt = numba.config.NUMBA_NUM_THREADS
-    hands = int(sum(hands_per_row(b).sum() for b in batches))
+    hands = sum(h for _, _, h in binned)
 
     def counts():
         return (np.zeros((nt, n_rules), dtype=np.int64), np.zeros((nt, n_rules), dtype=np.int64),
@@ -74,7 +70,7 @@ def schedule_benchmark(style: str = "paigow-foxwoods", n_batches: int = 4, repea
             _check_rows_prange(game.style_id, b, game.rank_table, game.to_two, n_rules, *c)
 
     def by_bins(c):
-        for b, starts in binned:
+        for b, starts, _ in binned:
             exhaustive_check_tasks(game.style_id, b, starts, game.rank_table, game.to_two, n_rules, *c)
 
     runs = {"prange_over_rows": by_rows, "thread_bins": by_bins}
