@@ -216,17 +216,38 @@ def keep_signal_handlers():
     """Around ``ray.init``: put back the SIGINT/SIGTERM handlers it replaces. Ray's driver
     installs a C++ failure handler for SIGTERM that prints its stack traces and aborts, so a
     ``kill`` left half a shard's temporary file and pages of traces instead of the script's own
-    one-line stop (scripts/support/cli.py: SIGTERM acts as Ctrl-C, exit 143)."""
+    one-line stop (scripts/support/cli.py: SIGTERM acts as Ctrl-C, exit 143).
+
+    ``ray.init``'s first act is a SIGTERM handler of its own, ``sys.exit(signum)``
+    (ray/_private/worker.py): a SIGTERM that arrives before ``ray.init`` returns surfaces here as
+    ``SystemExit(15)``, which would end the run with exit 15 and no message. It is handed to the
+    handler Ray replaced, as if that handler had received the signal."""
     if threading.current_thread() is not threading.main_thread():  # only the main thread sets handlers
         yield
         return
     saved = {s: signal.getsignal(s) for s in (signal.SIGINT, signal.SIGTERM)}
     try:
         yield
+    except SystemExit as stop:
+        if stop.code != signal.SIGTERM:
+            raise
+        _resend_sigterm(saved[signal.SIGTERM])
+        raise
     finally:
         for s, handler in saved.items():
             if handler is not None:  # None: a handler not set from Python, nothing to put back
                 signal.signal(s, handler)
+
+
+def _resend_sigterm(handler) -> None:
+    """Give a SIGTERM that Ray's handler took to ``handler``, the one it replaced: a Python handler
+    is called (the scripts' raises ``KeyboardInterrupt``), the default one ends the process by the
+    signal; an ignored SIGTERM leaves Ray's ``SystemExit`` to propagate."""
+    if callable(handler):
+        handler(signal.SIGTERM, None)
+    elif handler == signal.SIG_DFL:
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        os.kill(os.getpid(), signal.SIGTERM)
 
 
 def start_ray(address: str | None, num_cpus: int | None, log: Callable[[str], None]):
