@@ -18,7 +18,9 @@ $(STAMP): pyproject.toml
 	# torch's again (tried: the suite took 180 s longer). Files that do not compile on this Python
 	# (torch's py312_intrinsics.py) are skipped as pip skips them.
 	$(PIP) install --disable-pip-version-check -q --no-compile torch==2.13.0
-	$(PIP) install --disable-pip-version-check -q --no-compile -e ".[train,rllib,dev]"
+	# rliable: tests/test_benchmark_stats.py checks the benchmark's IQM and intervals against it
+	# (skipped without it, so the suite would not run every test).
+	$(PIP) install --disable-pip-version-check -q --no-compile -e ".[train,rllib,dev,rliable]"
 	$(PY) -c 'import compileall, sysconfig; compileall.compile_dir(sysconfig.get_paths()["purelib"], quiet=2, workers=0)'
 	touch $(STAMP)
 

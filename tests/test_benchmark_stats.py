@@ -76,7 +76,7 @@ def test_intervals_apart():
     assert stats.intervals_apart([0, 1], [1.5, 2]) and not stats.intervals_apart([0, 1], [0.5, 2])
 
 
-# ---- against rliable (optional: pip install 'rliable>=1.2,<2' 'pandas<3') ----------------------
+# ---- against rliable (`make test` installs it: the extra `rliable`; skipped where it is absent) --
 
 def _rliable():
     pytest.importorskip("scipy")
