@@ -87,6 +87,7 @@ def print_human(rep: dict, top: int | None) -> None:
         print(f"\nbest EV {best:+.4f}; the house way gives up {best - rep['house_way_ev']:.4f} on this hand (Monte Carlo)")
 
 
+@cli.leaves_process_as_found
 def main(argv=None) -> int:
     return cli.run_interruptible(run, parse_args(argv), "no result")
 

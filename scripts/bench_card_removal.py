@@ -162,6 +162,7 @@ def measure(game: str, hands: int, seed: int, names: list[str], reference: str, 
             "reference": reference, "policies": out, "paired_with_reference": paired}
 
 
+@cli.leaves_process_as_found
 def main(argv=None) -> int:
     args = parse_args(argv)
     return cli.run_measurement(args.out, lambda log: measure(args.game, args.hands, args.seed, args.policy,

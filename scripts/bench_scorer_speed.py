@@ -90,6 +90,7 @@ def measure(game: str, steps: int, log=print) -> dict:
     return out
 
 
+@cli.leaves_process_as_found
 def main(argv=None) -> int:
     args = parse_args(argv)
     return cli.run_measurement(args.out, lambda log: measure(args.game, args.steps, log=log))

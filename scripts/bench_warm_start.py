@@ -96,6 +96,7 @@ def measure(game: str, hands: int, slow_hands: int, log=print) -> dict:
     return out
 
 
+@cli.leaves_process_as_found
 def main(argv=None) -> int:
     args = parse_args(argv)
     return cli.run_measurement(args.out, lambda log: measure(args.game, args.hands, args.slow_hands, log=log))

@@ -240,6 +240,7 @@ def bench_scorer(args) -> dict:
     return run_scorer_benchmark(args, log=lambda m: print(m, file=sys.stderr, flush=True))
 
 
+@cli.leaves_process_as_found
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--only", action="append", choices=SECTIONS, help="run only these sections (repeatable)")

@@ -85,6 +85,7 @@ def print_table(rep: dict, seconds: float) -> None:
     print(f"({seconds:.1f} s)")
 
 
+@cli.leaves_process_as_found
 def main(argv=None) -> int:
     args = parse_args(argv)
     return cli.run_interruptible(run, args, "nothing cached (rerun to start the enumeration again)")

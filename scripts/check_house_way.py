@@ -42,6 +42,7 @@ def parse_args(argv=None):
     return p.parse_args(argv)
 
 
+@cli.leaves_process_as_found
 def main(argv=None) -> int:
     args = parse_args(argv)
     return cli.run_interruptible(run, args, "the check did not finish (no result)")

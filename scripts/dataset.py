@@ -221,6 +221,7 @@ def write_minari(dataset_id: str, env, act, seeds, meta: dict, progress=None) ->
     return steps
 
 
+@cli.leaves_process_as_found
 def main(argv=None) -> int:
     args = parse_args(argv)
     cli.handle_interrupts()

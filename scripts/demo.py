@@ -50,6 +50,7 @@ def verdict(regret: dict[str, dict], learned: str = "learned", reference: str = 
     return f"[demo] the learned agent does NOT beat the house way: {text}"
 
 
+@cli.leaves_process_as_found
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--config", default=str(ROOT / "configs" / "asia_setting_scorer.yaml"), help="training config")
@@ -94,7 +95,8 @@ def run(args) -> int:
     cfg.total_timesteps = args.timesteps
     cfg.seed = args.seed
     cfg.log_dir = args.log_dir
-    cfg.run_name = f"demo__{cfg.env_id.replace('/', '_')}__{cfg.algo}__{cfg.seed}__{int(time.time())}"
+    cfg.run_name = None  # the demo's own name, whatever the config says
+    cfg.run_name = cfg.make_run_name(prefix="demo__")
     print(f"[demo] training {cfg.algo} ({cfg.policy}) on {cfg.env_id} for {cfg.total_timesteps:,} steps ...", flush=True)
     run_dir = train(cfg, progress_bar=not args.no_progress)
     t_train = time.perf_counter() - t0

@@ -150,6 +150,7 @@ def plot(summary: dict, exact_opt: float, path: str, title: str) -> None:
     plt.close(fig)
 
 
+@cli.leaves_process_as_found
 def main(argv=None) -> int:
     args = parse_args(argv)
     return cli.run_interruptible(run, args, "nothing written")

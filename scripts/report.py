@@ -200,6 +200,7 @@ def run(args) -> int:
     return 0
 
 
+@cli.leaves_process_as_found
 def main(argv=None) -> int:
     args = parse_args(argv)
     return cli.run_interruptible(run, args, "no report written; the exact labels solved so far are cached: "

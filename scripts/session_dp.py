@@ -129,6 +129,7 @@ def print_human(out: dict) -> None:
             print(f"  {span:<22} main ${r['main']:g}" + (f" + bonus ${r['bonus']:g}" if r["bonus"] else ""))
 
 
+@cli.leaves_process_as_found
 def main(argv=None) -> int:
     args = parse_args(argv)
     return cli.run_interruptible(_main, args, "nothing written (the simulation cache is only saved when complete)")

@@ -41,6 +41,7 @@ def parse_args(argv=None):
     return p.parse_args(argv)
 
 
+@cli.leaves_process_as_found
 def main(argv=None) -> int:
     return cli.run_interruptible(run, parse_args(argv), "no result")
 

@@ -87,6 +87,7 @@ def within(stat: dict, value: float) -> bool:
     return bool(lo <= value <= hi)
 
 
+@cli.leaves_process_as_found
 def main(argv=None) -> int:
     args = parse_args(argv)
     return cli.run_interruptible(run, args, "nothing to report")

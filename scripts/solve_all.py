@@ -83,6 +83,7 @@ def check_out(path: str) -> Path:
     return cli.make_output_dir(p)
 
 
+@cli.leaves_process_as_found
 def main(argv=None) -> int:
     args = parse_args(argv)
     return cli.run_interruptible(run, args, f"finished shards are in {args.out}; rerun the same command to resume")

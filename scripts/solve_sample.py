@@ -86,6 +86,7 @@ def print_human(rep: dict) -> None:
           f"(ties for optimal on {100 * rep['ties_fraction']:.1f}%)")
 
 
+@cli.leaves_process_as_found
 def main(argv=None) -> int:
     args = parse_args(argv)
     return cli.run_interruptible(run, args, f"{args.out} holds the hands saved before (rerun the same command to resume)")

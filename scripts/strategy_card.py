@@ -153,6 +153,7 @@ def run(args) -> int:
     return 0
 
 
+@cli.leaves_process_as_found
 def main(argv=None) -> int:
     args = parse_args(argv)
     return cli.run_interruptible(run, args, "no card written; the exact labels solved so far are cached: "

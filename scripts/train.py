@@ -46,6 +46,7 @@ from splitpoker.agents.training.run import (  # noqa: E402
     load_run_config,
     train,
 )
+from splitpoker.scripts.support.cli import leaves_process_as_found  # noqa: E402
 
 # flags that define a new run and cannot change a resumed one
 _NEW_RUN_ONLY = ("seed", "n_envs", "run_name", "log_dir")
@@ -109,6 +110,7 @@ def _build(args):
     return None, run_dir, args.total_timesteps
 
 
+@leaves_process_as_found
 def main(argv=None) -> int:
     from splitpoker.scripts.support import cli
 

@@ -37,6 +37,8 @@ import argparse
 import shlex
 from pathlib import Path
 
+from splitpoker.scripts.support.cli import leaves_process_as_found
+
 
 def parse_args(argv=None):
     from splitpoker.agents.benchmark.config import MAX_EVAL_HANDS
@@ -66,6 +68,7 @@ def parse_args(argv=None):
 MAX_TRIALS = 10_000
 
 
+@leaves_process_as_found
 def main(argv=None) -> int:
     args = parse_args(argv)
     from splitpoker.scripts.support import cli

@@ -20,6 +20,23 @@ def _sb3_folders_in_the_test_temp_dir(tmp_path_factory):
     os.environ.setdefault("SB3_LOGDIR", str(tmp_path_factory.mktemp("sb3")))
 
 
+@pytest.fixture(autouse=True)
+def _leaves_the_process_as_it_found_it(request):
+    """Every test leaves the process as it found it: signal handlers, environment variables, the
+    working directory, warnings filters, torch's and numba's thread counts
+    (:mod:`splitpoker.agents.process_state`). A test that changes one fails, naming what it changed,
+    and the state is put back so the tests after it run as they would alone: a SIGINT left ignored
+    by an in-process training run once hung this suite in a later test that relied on Ctrl-C."""
+    from splitpoker.agents import process_state
+
+    before = process_state.snapshot()
+    yield
+    changed = process_state.differences(before, process_state.snapshot(), ignore_environ=("PYTEST_CURRENT_TEST",))
+    if changed:
+        process_state.restore(before)
+        pytest.fail(f"{request.node.nodeid} left the process changed: " + "; ".join(changed), pytrace=False)
+
+
 @pytest.fixture(scope="session")
 def exact_solver():
     from splitpoker.envs.rules.game import Game

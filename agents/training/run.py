@@ -35,12 +35,14 @@ from __future__ import annotations
 import contextlib
 import datetime
 import json
+import os
 import shutil
 import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
+from splitpoker.agents.process_state import leaves_process_as_found
 from splitpoker.agents.training.algorithms import ALGOS, MASKING_ALGOS, OFF_POLICY_ALGOS, algo_class
 from splitpoker.agents.training.config import (
     SCORER_POLICIES,
@@ -83,6 +85,7 @@ class EnvFactory:
         self.env_id = env_id
         self.kwargs = dict(kwargs)
         self.in_worker = in_worker
+        self.parent_pid = os.getpid()  # the process that made the factory (pickled to the workers)
 
     def __call__(self):
         import multiprocessing
@@ -92,7 +95,9 @@ class EnvFactory:
 
         import splitpoker  # noqa: F401
 
-        if self.in_worker and multiprocessing.parent_process() is not None:
+        # only in a worker process of SubprocVecEnv, never in the caller's own process (a notebook
+        # or a test would lose Ctrl-C for the rest of its session)
+        if self.in_worker and os.getpid() != self.parent_pid and multiprocessing.parent_process() is not None:
             signal.signal(signal.SIGINT, signal.SIG_IGN)
             signal.signal(signal.SIGTERM, signal.SIG_IGN)
         return gym.make(self.env_id, **self.kwargs)
@@ -260,6 +265,7 @@ def check_writable_folder(path: str | Path) -> None:
         raise ValueError(f"log_dir={str(path)!r}: cannot write in the folder {base} ({e.strerror or e})") from None
 
 
+@leaves_process_as_found
 def train(cfg: TrainConfig | None = None, *, resume: str | Path | None = None, total_timesteps: int | None = None,
           progress_bar: bool = True, log=print) -> Path:
     """Train a new run (``cfg``) or continue one (``resume=run_dir``); return the run directory,
@@ -276,6 +282,9 @@ def train(cfg: TrainConfig | None = None, *, resume: str | Path | None = None, t
     One session at a time per run (:func:`~splitpoker.agents.training.state.run_lock`): a second
     ``train(resume=run_dir)`` while one is running raises :class:`ConfigError` before anything is
     built or written.
+
+    Called in-process (a notebook), it leaves the process as it found it
+    (:mod:`splitpoker.agents.process_state`: torch's thread count, signal handlers, ...).
     """
     if cfg is None and resume is None:
         raise ValueError("train() needs a config or a run directory to resume")

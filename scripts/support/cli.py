@@ -204,6 +204,25 @@ def handle_interrupts() -> None:
             signal.signal(s, _raise_interrupt)
 
 
+def leaves_process_as_found(main):
+    """Decorator of every script's ``main``: called in-process (a notebook, a test), it leaves the
+    process as it found it when it returns or raises (signal handlers, environment variables, working
+    directory, warnings filters, torch's and numba's thread counts: :mod:`splitpoker.agents.process_state`);
+    a finished training run no longer leaves Ctrl-C ignored for the rest of a notebook session. Run as
+    a program (:func:`install_startup_interrupt` came first) the process ends after ``main``, and
+    :func:`finished` owns the handlers from there, so nothing is put back."""
+    from splitpoker.agents.process_state import preserved
+
+    @functools.wraps(main)
+    def wrapper(*args, **kwargs):
+        if signal.getsignal(signal.SIGINT) in (_interrupted_during_startup, _raise_interrupt):
+            return main(*args, **kwargs)  # a program: the process ends after main
+        with preserved():
+            return main(*args, **kwargs)
+
+    return wrapper
+
+
 def interrupt_exit_code() -> int:
     """130 after a Ctrl-C (or a ``KeyboardInterrupt`` raised by hand), 143 after a SIGTERM."""
     return exit_code(_sigint["signum"])
