@@ -112,6 +112,13 @@ def check_seed(value, name: str = "seed") -> int:
     return int(value)
 
 
+def folder_name(text: str) -> str:
+    """``text`` as a folder name valid on every system: each character other than a letter, a digit,
+    ``.``, ``_`` or ``-`` becomes ``_`` (the ``/`` of an id, and the ``:`` of a prefixed id such as
+    ``splitpoker:splitpoker/AsiaPokerSetting-v0``, which Windows refuses in a file name)."""
+    return "".join(c if c.isascii() and (c.isalnum() or c in "._-") else "_" for c in text)
+
+
 def check_run_name(value) -> str:
     """A run name is a plain directory name: it cannot climb out of ``log_dir``."""
     if not isinstance(value, str) or not value.strip():
@@ -446,5 +453,7 @@ class TrainConfig:
             kw.setdefault("invalid_action", "penalize")
         return kw
 
-    def make_run_name(self) -> str:
-        return self.run_name or f"{self.env_id.replace('/', '_')}__{self.algo}__{self.seed}__{int(time.time())}"
+    def make_run_name(self, prefix: str = "") -> str:
+        """``run_name``, or ``{prefix}{env id}__{algo}__{seed}__{time}`` (CleanRL's run names) with
+        the id made a portable folder name (:func:`folder_name`)."""
+        return self.run_name or f"{prefix}{folder_name(self.env_id)}__{self.algo}__{self.seed}__{int(time.time())}"
