@@ -6,18 +6,27 @@ VENV   ?= .venv
 PY      = $(VENV)/bin/python
 PIP     = $(PY) -m pip
 STAMP   = $(VENV)/.installed
+TORCH   ?= 2.13.0
+TORCH_CPU_INDEX ?= https://download.pytorch.org/whl/cpu
 
 .PHONY: install test test-fast demo lint clean
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	# CPU torch from this machine's disk first, so nothing pulls a multi-GB CUDA build.
+	# PyTorch first, the CPU build, so that nothing later pulls PyPI's multi-GB CUDA build (the
+	# default of `pip install torch` on Linux): PyTorch's CPU wheel index is asked first (a disk
+	# that holds the wheel, as this machine's does, serves it too), then the plain install (macOS,
+	# where PyPI's build is the CPU one). A torch $(TORCH) already in the venv is kept: that is how
+	# a GPU build is used (README, "The two commands").
 	# pip would byte-compile what it installs on one core (about 45 s); it is compiled after on
 	# every core instead (about 24 s on two). Not skipped: where PYTHONDONTWRITEBYTECODE is set
 	# (this machine) nothing would ever cache the compiled modules and every process would compile
 	# torch's again (tried: the suite took 180 s longer). Files that do not compile on this Python
 	# (torch's py312_intrinsics.py) are skipped as pip skips them.
-	$(PIP) install --disable-pip-version-check -q --no-compile torch==2.13.0
+	$(PY) -c 'import sys, torch; sys.exit(torch.__version__.split("+")[0] != "$(TORCH)")' 2>/dev/null \
+	  || $(PIP) install --disable-pip-version-check -q --no-compile --timeout 30 --retries 1 \
+	       --extra-index-url $(TORCH_CPU_INDEX) "torch==$(TORCH)+cpu" \
+	  || $(PIP) install --disable-pip-version-check -q --no-compile "torch==$(TORCH)"
 	# rliable: tests/test_benchmark_stats.py checks the benchmark's IQM and intervals against it
 	# (skipped without it, so the suite would not run every test).
 	$(PIP) install --disable-pip-version-check -q --no-compile -e ".[train,rllib,dev,rliable]"
