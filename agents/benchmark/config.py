@@ -2,7 +2,8 @@
 
 Layout (every key below is the complete set; an unknown key is an error naming it)::
 
-    name: asia                      # the grid's name (output directory and report title)
+    name: asia                      # the grid's name (output directory and report title); a name, as
+                                    # labels and algorithm names are (check_name: no '/', '\\', '..')
     description: ...                # optional free text
     executor: ray                   # ray (default: local Ray, or a cluster with --address) | local
     num_cpus: null                  # CPUs Ray may use locally (null: all, at most 256); one run per CPU
@@ -19,7 +20,8 @@ Layout (every key below is the complete set; an unknown key is an error naming i
       card_removal_margin: 0.03     # table-EV margin under which a candidate is solved
     envs:
       - id: splitpoker/AsiaPokerSetting-v0
-        label: asia                 # optional short name (default: the id without prefix)
+        label: asia                 # optional short name (default: the id without prefix); it names
+                                    # references/<label>.json and runs/<label>__<algorithm>__<seed>/
         kwargs: {house_way: asia-000, dealer_samples: 16, observe_settings: true}
         tasks: [setting, card_removal]  # what its runs are scored on (splitpoker.agents.benchmark.tasks);
                                     # default: the env's own task (setting, bets or session)
@@ -97,6 +99,20 @@ def _check_keys(data: Any, allowed: tuple[str, ...], where: str, required: tuple
     if missing:
         raise ConfigError(f"{where} is missing {missing[0]!r}")
     return data
+
+
+def check_name(value: Any, what: str, where: str) -> str:
+    """``value`` if it can name a file or folder of the grid's output, else :class:`ConfigError`
+    naming it, ``where`` (the config file) and the rule. The grid's ``name`` is its output folder
+    (``runs/benchmark/<name>``); an env ``label`` names ``<out>/references/<label>.json`` (and
+    ``<label>_<task>.json``) and, with an algorithm's ``name``, the run folders
+    ``<out>/runs/<label>__<name>__<seed>/``. A name is a non-empty string of printable characters
+    without ``/`` or ``\\``, other than ``.`` and ``..``: nothing that could lead out of the
+    output folder (``/abs/path``, ``../x``)."""
+    if isinstance(value, str) and value.isprintable() and value not in ("", ".", "..") and not {"/", "\\"} & set(value):
+        return value
+    raise ConfigError(f"{what}={value!r} in {where}: expected a name (a non-empty string of printable characters "
+                      "without '/' or '\\', not '.' or '..'), since it names files and folders inside the output folder")
 
 
 def _positive_int(value: Any, where: str, minimum: int = 1, maximum: int | None = None, why: str = "") -> int:
@@ -224,9 +240,7 @@ class BenchmarkConfig:
 
         data = _check_keys(data, TOP_KEYS, where, required=("name", "envs", "algorithms", "seeds", "total_timesteps",
                                                             "eval_every"))
-        name = data["name"]
-        if not isinstance(name, str) or not name or "/" in name:
-            raise ConfigError(f"name={name!r}: expected a non-empty name without '/'")
+        name = check_name(data["name"], "name", where)
         executor = data.get("executor", "ray")
         if executor not in EXECUTORS:
             raise ConfigError(f"executor={executor!r}: expected one of {list(EXECUTORS)}")
@@ -279,11 +293,11 @@ class BenchmarkConfig:
             if not isinstance(kwargs, dict):
                 raise ConfigError(f"envs[{i}].kwargs must be a mapping, got {kwargs!r}")
             _check_env_kwargs(e["id"], kwargs, f"envs[{i}]")
-            label = e.get("label") or e["id"].split("/")[-1]
+            label = e["id"].split("/")[-1] if e.get("label") is None else check_name(e["label"], f"envs[{i}].label", where)
             env_algo_kwargs = e.get("algo_kwargs") or {}
             if not isinstance(env_algo_kwargs, dict):
                 raise ConfigError(f"envs[{i}].algo_kwargs must be a mapping, got {env_algo_kwargs!r}")
-            env_specs.append(EnvSpec(e["id"], str(label), dict(kwargs), _check_tasks(e, f"envs[{i}]"), dict(env_algo_kwargs)))
+            env_specs.append(EnvSpec(e["id"], label, dict(kwargs), _check_tasks(e, f"envs[{i}]"), dict(env_algo_kwargs)))
         if len({e.label for e in env_specs}) != len(env_specs):
             raise ConfigError("two envs share a label: give each a distinct 'label'")
 
@@ -294,6 +308,7 @@ class BenchmarkConfig:
         labels = {e.label: e for e in env_specs}
         for i, a in enumerate(algo_list):
             a = _check_keys(a, ALGO_KEYS, f"algorithms[{i}]", required=("name", "algo"))
+            check_name(a["name"], f"algorithms[{i}].name", where)
             label = f"algorithms[{i}] ({a['name']!r})"
             overrides = a.get("env_overrides") or {}
             if not isinstance(overrides, dict):
@@ -385,8 +400,6 @@ def apply_overrides(data: Any, *, algorithms: list[str] | None = None, envs: lis
 
 def _check_algo(a: dict, label: str) -> None:
     """The checks of one algorithm entry as it runs on one env (names the entry in every error)."""
-    if not isinstance(a["name"], str) or not a["name"] or "/" in a["name"]:
-        raise ConfigError(f"{label}: name must be a non-empty string without '/'")
     if a["algo"] not in ALGOS:
         raise ConfigError(f"unknown algorithm {a['algo']!r} in {label}: expected one of {list(ALGOS)}")
     policy = a.get("policy", "MlpPolicy")
