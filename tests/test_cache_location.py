@@ -68,10 +68,15 @@ def test_import_does_not_prune_old_numba_dirs(tmp_path):
 
 
 def test_first_compiled_kernel_creates_the_dir_and_prunes_old_ones(tmp_path):
+    """The first kernel saved makes the folder, marks it as ours and prunes our old folders (those
+    with the marker) but the two most recently used; a folder without the marker is not ours: left."""
     cdir = tmp_path / "c"
     for i in range(5):
         (cdir / "numba" / f"old{i}").mkdir(parents=True)
+        numba_cache.mark_numba_dir(cdir / "numba" / f"old{i}")
         os.utime(cdir / "numba" / f"old{i}", (1000 + i, 1000 + i))
+    (cdir / "numba" / "unmarked").mkdir()
+    os.utime(cdir / "numba" / "unmarked", (999, 999))
     before = source_snapshot()
     code = SMALL_KERNEL
     out = run_python(code, str(cdir), tmp_path)
@@ -79,8 +84,11 @@ def test_first_compiled_kernel_creates_the_dir_and_prunes_old_ones(tmp_path):
     current = cdir / "numba" / numba_cache.source_digest(ROOT / "envs")
     assert out.stdout.strip() == "[0 2 3]"
     assert any(p.suffix == ".nbi" and "combinatorics" in p.name for p in current.rglob("*"))
+    assert numba_cache.numba_dir_problem(current) is None  # marked as ours
+    assert json.loads((current / numba_cache.MARKER).read_text()) == {
+        "writer": "splitpoker", "what": "numba compiled kernels", "sources": current.name}
     # the current directory and the two most recently used others stay
-    assert sorted(p.name for p in (cdir / "numba").iterdir()) == sorted(["old3", "old4", current.name])
+    assert sorted(p.name for p in (cdir / "numba").iterdir()) == sorted(["old3", "old4", "unmarked", current.name])
     assert source_snapshot() == before
 
 
@@ -207,21 +215,29 @@ def _cache_script():
 
 
 def test_cache_script_list_prune_clear(tmp_path, monkeypatch, capsys):
+    import io
+
     from splitpoker.envs.rules import NUMBA_CACHE_DIR, RULES_SOURCE_DIGEST
 
     monkeypatch.setenv(cache.ENV_VAR, str(tmp_path))
     script = _cache_script()
     cache.save("dealer-a", {"what": "dealer table", "rules_source": "0ld"}, np.zeros(2))
     cache.save("dealer-b", {"what": "dealer table", "rules_source": RULES_SOURCE_DIGEST}, np.ones(2))
-    (tmp_path / ".dealer-c-0123456789abcdef.x1y2.npy.tmp").write_bytes(b"half")  # a save() killed midway
+    buf = io.BytesIO()
+    np.save(buf, np.arange(100))
+    (tmp_path / ".dealer-c-0123456789abcdef.x1y2.npy.tmp").write_bytes(buf.getvalue()[:200])  # a save() killed midway
     (tmp_path / "notes.txt").write_text("mine")
     for i in range(4):
         (tmp_path / "numba" / f"n{i}").mkdir(parents=True)
+        numba_cache.mark_numba_dir(tmp_path / "numba" / f"n{i}")
         os.utime(tmp_path / "numba" / f"n{i}", (1000 + i, 1000 + i))
+    (tmp_path / "numba" / "someone-else").mkdir()
     assert script.main(["--json"]) == 0
     rep = json.loads(capsys.readouterr().out)
     assert {e["name"].split("-")[1]: e["stale"] for e in rep["entries"]} == {"a": True, "b": False}
     assert rep["numba_cache_dir"] == NUMBA_CACHE_DIR and len(rep["numba"]) == 4
+    assert {Path(x["path"]).name: x["why"] for x in rep["left"]} == {
+        "notes.txt": "not ours", "someone-else": f"not ours (no splitpoker marker {numba_cache.MARKER})"}
     assert script.main(["--prune", "--json"]) == 0
     removed = json.loads(capsys.readouterr().out)["removed"]
     stale = Path(rep["entries"][0]["path"])
@@ -229,8 +245,12 @@ def test_cache_script_list_prune_clear(tmp_path, monkeypatch, capsys):
                                                             stale.name, stale.with_suffix(".json").name])
     assert [e["key"]["rules_source"] for e in cache.entries()] == [RULES_SOURCE_DIGEST]
     assert script.main(["--clear"]) == 0
-    assert "removed 3 item(s)" in capsys.readouterr().out  # dealer-b's two files and the numba folder
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["notes.txt"]  # other files left alone
+    out = capsys.readouterr().out
+    assert "removed 4 item(s)" in out  # dealer-b's two files and the numba folders n2, n3
+    assert f"not ours (no splitpoker marker {numba_cache.MARKER}), left: {tmp_path / 'numba' / 'someone-else'}" in out
+    assert f"not ours, left: {tmp_path / 'notes.txt'}" in out
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["notes.txt", "numba"]  # other files left alone
+    assert [p.name for p in (tmp_path / "numba").iterdir()] == ["someone-else"]
 
 
 def test_cache_script_refuses_a_file(tmp_path, monkeypatch, capsys):

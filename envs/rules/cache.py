@@ -3,13 +3,22 @@
 Location: ``$SPLITPOKER_CACHE_DIR`` if set, else ``$XDG_CACHE_HOME/splitpoker``, else
 ``~/.cache/splitpoker``; never the repository. Each entry is a pair of files::
 
-    <name>.npy    the array (numpy format, loadable with mmap)
-    <name>.json   {"format": FORMAT_VERSION, "key": {...}, "sha256": ..., "shape": ..., "dtype": ...}
+    <name>-<key digest>.npy    the array (numpy format, loadable with mmap)
+    <name>-<key digest>.json   {"writer": "splitpoker", "format": FORMAT_VERSION, "key": {...},
+                                "sha256": ..., "shape": ..., "dtype": ...}
+
+Only a folder no one else can write is used (:func:`cache_dir`): one of another user's, or one
+that group or others may write (unless it is sticky and ours), or one inside such a folder, is
+refused with a warning naming it and why, and the private ``<temp dir>/splitpoker-<uid>`` is used
+instead (:mod:`splitpoker.envs.rules.numba_cache` holds the checks: numba unpickles what it finds
+in its cache, and a table someone else planted would give wrong results). Load, save and the
+build lock check their folder again at use, and load refuses entry files of another owner.
 
 Writes go to temporary files in the same directory and are renamed into place (atomic on POSIX),
 so a crash never leaves a half-written entry under the final name. On load the metadata must
 match the requested key and format and the data's SHA-256 must match: a corrupt or stale entry is
-reported with a warning naming the file and the reason, and rebuilt — never silently used.
+reported with a warning naming the file, the reason and what to do, and rebuilt — never silently
+used, never a traceback.
 
 Nothing is created or deleted until something is built: the directory is made by the first
 build (its lock) or :func:`save`, and entries an update made useless (tables of older rules sources) are pruned just
@@ -18,35 +27,41 @@ file), :func:`load_or_build` warns, naming the path and what is expected, and re
 it computed: work is never lost to the cache.
 
 One build at a time: when an entry is missing, :func:`load_or_build` builds it under an exclusive
-lock (``locks/<name>-<key digest>.lock``, POSIX ``flock``), so processes that need the same table
-at once (pytest-xdist workers, Ray workers, two scripts) build it once: the others wait, then load
-what the first saved. The lock file is removed after the build. Where no lock can be taken (no
-``fcntl``, a read-only directory) each process builds as before; atomic saves keep every entry
-whole either way.
+lock (:func:`build_lock`, :mod:`splitpoker.envs.rules.cache_lock`), so processes that need the
+same table at once (pytest-xdist workers, Ray workers, two scripts) build it once: the others wait,
+then load what the first saved. Only the holder removes the lock file; a waiter stopped by Ctrl-C
+leaves it. Where no lock can be taken (no ``fcntl``, a read-only directory) each process builds as
+before; atomic saves keep every entry whole either way.
+
+What in the folder is ours (for :func:`prune`, ``--prune`` and ``--clear``) is told by content,
+never by a name pattern alone: :mod:`splitpoker.envs.rules.cache_contents`.
 
 Command line (list, prune or clear the cache): ``scripts/cache.py --list / --prune / --clear``.
 """
 
 from __future__ import annotations
 
+import glob
 import hashlib
 import json
 import os
 import re
+import stat
 import tempfile
-import time
 import warnings
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from splitpoker.envs.rules import cache_lock as _lock
+from splitpoker.envs.rules import numba_cache as _safety
+
 FORMAT_VERSION = 1
 ENV_VAR = "SPLITPOKER_CACHE_DIR"
-#: how often a process waiting for another's build tries the lock again
-_LOCK_POLL_SECONDS = 0.1
+#: the ``writer`` field of our metadata
+WRITER = "splitpoker"
 
 
 class CacheError(ValueError):
@@ -57,8 +72,8 @@ class CacheWriteError(OSError):
     """Saving to the cache failed: names the path and what is expected."""
 
 
-def cache_dir() -> Path:
-    """The cache root (not created here: :func:`save` makes it when it first writes)."""
+def configured_cache_dir() -> Path:
+    """The cache root the environment names (see the module docstring), safe or not."""
     if os.environ.get(ENV_VAR):
         return Path(os.environ[ENV_VAR]).expanduser()
     if os.environ.get("XDG_CACHE_HOME"):
@@ -66,9 +81,37 @@ def cache_dir() -> Path:
     return Path.home() / ".cache" / "splitpoker"
 
 
+def cache_dir() -> Path:
+    """The cache root: :func:`configured_cache_dir` if no one else can write it or swap it
+    (:func:`~splitpoker.envs.rules.numba_cache.root_problem`), else, with a warning naming it and
+    why, the private ``<temp dir>/splitpoker-<uid>`` (made with mode 0700 if missing; if that is
+    unusable too, the configured folder is returned, and refused at every use: nothing is cached).
+    Not created here otherwise: :func:`save` makes it when it first writes."""
+    d = configured_cache_dir()
+    problem = _safety.root_problem(d)
+    if problem is None:
+        return d
+    fallback = _safety.fallback_root()
+    problem2 = _safety.private_root(fallback) or _safety.root_problem(fallback)
+    tail = (f"caching in {fallback} instead" if problem2 is None else
+            f"and neither is the fallback {fallback} ({problem2}): nothing is cached on disk")
+    warnings.warn(f"cache folder {d} is not safe to use ({problem}); {tail}. Set ${ENV_VAR} to a folder of "
+                  f"yours that no one else can write.", stacklevel=2)
+    return fallback if problem2 is None else d  # d: refused again at every use, so never read nor written
+
+
+def unsafe_reason(d: Path) -> str | None:
+    """Why the cache folder ``d`` must not be used (``None``: it may)."""
+    problem = _safety.root_problem(d)
+    return None if problem is None else f"cache folder {d} is not safe to use ({problem})"
+
+
 def _ensure_dir(d: Path) -> None:
+    problem = unsafe_reason(d)
+    if problem is not None:
+        raise CacheWriteError(f"{problem}: expected ${ENV_VAR} to name a folder of yours that no one else can write")
     try:
-        d.mkdir(parents=True, exist_ok=True)
+        _safety.make_dirs(d)
     except OSError as e:
         raise CacheWriteError(f"cannot create the cache directory {d} ({e.strerror or e}): expected ${ENV_VAR} "
                               f"(default ~/.cache/splitpoker) to name a writable directory") from e
@@ -110,7 +153,7 @@ def save(name: str, key: dict[str, Any], array: np.ndarray, directory: Path | No
         with os.fdopen(fd, "wb") as f:
             np.save(f, np.ascontiguousarray(array), allow_pickle=False)
         digest = file_sha256(Path(tmp))
-        meta = {"format": FORMAT_VERSION, "key": key, "sha256": digest,
+        meta = {"writer": WRITER, "format": FORMAT_VERSION, "key": key, "sha256": digest,
                 "shape": list(array.shape), "dtype": str(array.dtype)}
         fd2, tmp_meta = tempfile.mkstemp(dir=data_path.parent, prefix=f".{data_path.stem}.", suffix=".json.tmp")
         with os.fdopen(fd2, "w") as f:
@@ -125,31 +168,69 @@ def save(name: str, key: dict[str, Any], array: np.ndarray, directory: Path | No
     return data_path
 
 
+def entry_file_problem(path: Path) -> str | None:
+    """Why an entry file is not to be read (``None``: a regular file of this user's)."""
+    st = os.lstat(path)
+    if stat.S_ISLNK(st.st_mode):
+        return f"{path} is a symbolic link"
+    if not stat.S_ISREG(st.st_mode):
+        return f"{path} is not a regular file"
+    if hasattr(os, "getuid") and st.st_uid != os.getuid():
+        return f"{path} is owned by uid {st.st_uid}, not this user ({os.getuid()})"
+    return None
+
+
+def metadata_problem(meta: Any) -> str | None:
+    """What is wrong with the fields of an entry's metadata (``None``: they have our types)."""
+    if not isinstance(meta, dict):
+        return f"holds a {type(meta).__name__}, expected a JSON object"
+    want = {"format": int, "key": dict, "sha256": str, "shape": list, "dtype": str}
+    wrong = [k for k, t in want.items() if not isinstance(meta.get(k), t)]
+    return f"lacks or has mistyped fields {', '.join(wrong)}" if wrong else None
+
+
 def load(name: str, key: dict[str, Any], directory: Path | None = None, mmap: bool = False) -> np.ndarray:
-    """Load a verified entry; raises :class:`CacheError` (missing, stale or corrupt)."""
+    """Load a verified entry; raises :class:`CacheError` (missing, stale, corrupt or in an unsafe
+    folder), whose message names the file and, for a damaged entry, says to delete its two files
+    (or let a build replace them: :func:`load_or_build` does)."""
     data_path, meta_path = entry_paths(name, key, directory)
-    if not data_path.exists() or not meta_path.exists():
+    problem = unsafe_reason(data_path.parent)
+    if problem is not None:
+        raise CacheError(problem)
+    if not os.path.lexists(data_path) or not os.path.lexists(meta_path):
         raise CacheError(f"cache entry {data_path} is missing")
+    todo = f"delete {data_path} and {meta_path}, or let a build replace them"
+    try:
+        problem = entry_file_problem(meta_path) or entry_file_problem(data_path)
+    except OSError as e:
+        raise CacheError(f"cache entry {data_path} cannot be inspected ({e}): {todo}") from e
+    if problem is not None:
+        raise CacheError(f"cache entry not used: {problem}; {todo}")
     try:
         meta = json.loads(meta_path.read_text())
-    except (OSError, json.JSONDecodeError) as e:
-        raise CacheError(f"cache metadata {meta_path} is unreadable ({e})") from e
-    if meta.get("format") != FORMAT_VERSION:
-        raise CacheError(f"cache entry {data_path} has format {meta.get('format')!r}, expected {FORMAT_VERSION}")
-    if json.loads(json.dumps(meta.get("key"), default=str)) != json.loads(json.dumps(key, default=str)):
-        raise CacheError(f"cache entry {data_path} was built for another configuration")
+    except (OSError, ValueError) as e:  # ValueError: bad JSON or bytes that are not UTF-8
+        raise CacheError(f"cache metadata {meta_path} is unreadable ({e}): {todo}") from e
+    problem = metadata_problem(meta)
+    if problem is not None:
+        raise CacheError(f"cache metadata {meta_path} {problem}: {todo}")
+    if meta["format"] != FORMAT_VERSION:
+        raise CacheError(f"cache entry {data_path} has format {meta['format']!r}, expected {FORMAT_VERSION}: {todo}")
+    if json.loads(json.dumps(meta["key"], default=str)) != json.loads(json.dumps(key, default=str)):
+        raise CacheError(f"cache entry {data_path} was built for another configuration ({meta_path} says so): {todo}")
     try:
         digest = file_sha256(data_path)
     except OSError as e:
-        raise CacheError(f"cache entry {data_path} is unreadable ({e})") from e
-    if digest != meta.get("sha256"):
-        raise CacheError(f"cache entry {data_path} is corrupt: checksum {digest[:12]}… != recorded {str(meta.get('sha256'))[:12]}…")
+        raise CacheError(f"cache entry {data_path} is unreadable ({e}): {todo}") from e
+    if digest != meta["sha256"]:
+        raise CacheError(f"cache entry {data_path} is corrupt: checksum {digest[:12]}… != recorded "
+                         f"{meta['sha256'][:12]}… (truncated or changed since it was written): {todo}")
     try:
         arr = np.load(data_path, mmap_mode="r" if mmap else None, allow_pickle=False)
-    except (OSError, ValueError) as e:
-        raise CacheError(f"cache entry {data_path} is unreadable ({e})") from e
-    if list(arr.shape) != meta.get("shape") or str(arr.dtype) != meta.get("dtype"):
-        raise CacheError(f"cache entry {data_path} has shape {arr.shape}/{arr.dtype}, metadata says {meta.get('shape')}/{meta.get('dtype')}")
+    except (OSError, ValueError, EOFError) as e:
+        raise CacheError(f"cache entry {data_path} is unreadable ({e}): {todo}") from e
+    if list(arr.shape) != meta["shape"] or str(arr.dtype) != meta["dtype"]:
+        raise CacheError(f"cache entry {data_path} has shape {arr.shape}/{arr.dtype}, metadata says "
+                         f"{meta['shape']}/{meta['dtype']}: {todo}")
     return arr
 
 
@@ -166,6 +247,12 @@ def load_or_build(name: str, key: dict[str, Any], build: Callable[[], np.ndarray
     file) a warning names the path and the built array is returned anyway."""
     say = log or (lambda msg: None)
     if not use_cache:
+        return build()
+    problem = unsafe_reason(directory or cache_dir())
+    if problem is not None:  # neither read nor written: someone else could have put files there
+        msg = f"{problem}: {name} is computed for this run only (set ${ENV_VAR} to a folder only you can write)"
+        warnings.warn(msg, stacklevel=2)
+        say(msg)
         return build()
     try:
         arr = load(name, key, directory, mmap=mmap)
@@ -184,59 +271,23 @@ def load_or_build(name: str, key: dict[str, Any], build: Callable[[], np.ndarray
         if "is missing" in str(first_error):
             say(f"{name}: no cache entry yet, building")
         else:
-            warnings.warn(f"{first_error}; rebuilding", stacklevel=2)
-            say(f"{first_error}; rebuilding")
+            warnings.warn(f"{first_error}; rebuilding it now", stacklevel=2)
+            say(f"{first_error}; rebuilding it now")
         return _build_and_save(name, key, build, directory, mmap, say, log, prune_prefix, keep)
 
 
-def _try_lock(fcntl, fd: int) -> bool:
-    """Take the exclusive ``flock`` on ``fd`` if it is free; False if another process holds it."""
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except BlockingIOError:
-        return False
-    return True
-
-
-@contextmanager
-def build_lock(name: str, key: dict[str, Any], directory: Path | None = None,
-               say: Callable[[str], None] | None = None) -> Iterator[None]:
-    """Hold the exclusive build lock of an entry (see the module docstring); waits while another
-    process holds it (Ctrl-C interrupts the wait). Without ``fcntl`` or a writable directory: no
-    lock."""
-    try:
-        import fcntl
-    except ImportError:  # not POSIX
-        yield
-        return
+def lock_path(name: str, key: dict[str, Any], directory: Path | None = None) -> Path:
+    """The lock file of an entry's build: ``locks/<name>-<key digest>.lock`` in the cache folder."""
     data_path, _ = entry_paths(name, key, directory)
-    lock_path = data_path.parent / "locks" / f"{data_path.stem}.lock"
-    try:
-        lock_path.parent.mkdir(parents=True, exist_ok=True)
-        fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o600)
-    except OSError:  # read-only or unusable directory: build unlocked (saving will warn)
-        yield
-        return
-    try:
-        if not _try_lock(fcntl, fd):
-            if say is not None:
-                say(f"{name}: another process is building it, waiting for {lock_path}")
-            # poll rather than block: a blocking flock is cut short by SIGINT only when the signal
-            # lands on the main thread, and in a process with other threads (Ray, torch) it may
-            # not, so a Ctrl-C would never end the wait (seen: a test hung here for hours)
-            while not _try_lock(fcntl, fd):
-                time.sleep(_LOCK_POLL_SECONDS)
-        yield
-    finally:
-        # the lock file goes with the build (a process still waiting on it then finds the entry
-        # saved; if the save failed, two processes may build at once: wasted work, never a torn
-        # entry, since saves are atomic)
-        for remove in (lock_path.unlink, lock_path.parent.rmdir):
-            try:
-                remove()
-            except OSError:
-                pass
-        os.close(fd)  # releases the lock
+    return data_path.parent / "locks" / f"{data_path.stem}.lock"
+
+
+def build_lock(name: str, key: dict[str, Any], directory: Path | None = None,
+               say: Callable[[str], None] | None = None):
+    """Hold the exclusive build lock of an entry (:func:`splitpoker.envs.rules.cache_lock.held`):
+    waits while another process holds it (Ctrl-C interrupts the wait, and leaves the holder's lock
+    file alone). Without ``fcntl`` or a writable directory: no lock."""
+    return _lock.held(lock_path(name, key, directory), name, say)
 
 
 def _build_and_save(name, key, build, directory, mmap, say, log, prune_prefix, keep) -> np.ndarray:
@@ -258,27 +309,40 @@ def _build_and_save(name, key, build, directory, mmap, say, log, prune_prefix, k
     return arr
 
 
-# the files splitpoker writes into the cache folder (anything else there is not ours and is never deleted)
-_ENTRY_META = re.compile(r"^.+-[0-9a-f]{16}\.json$")  # <name>-<key digest>.json (entry_paths)
-_ENTRY_TEMP = re.compile(r"^\..+-[0-9a-f]{16}\.[^.]+\.(npy|json)\.tmp$")  # save()'s mkstemp names
+# what is ours is told by content (splitpoker.envs.rules.cache_contents); names only narrow the search
+_ENTRY_META = re.compile(r"^.+-([0-9a-f]{16})\.json$")  # <name>-<key digest>.json (entry_paths)
+_LEGACY_FIELDS = {"format", "key", "sha256", "shape", "dtype"}  # metadata saved before "writer" existed
+_SHA256 = re.compile(r"^[0-9a-f]{64}$")
 
 
-def _our_metadata(meta_path: Path) -> tuple[bool, Any]:
-    """Whether ``meta_path`` is the metadata of one of our entries, and its key (``None`` if it
-    cannot be read): our file name, and our fields (``key``, ``sha256``) or, for a damaged one,
-    our data file beside it."""
-    if not _ENTRY_META.match(meta_path.name):
-        return False, None
+def _our_metadata(meta_path: Path) -> tuple[dict[str, Any] | None, str | None]:
+    """``(key, None)`` if ``meta_path`` is the metadata of one of our entries, else ``(None, why
+    not)``: a regular file of this user's, with our fields and ``writer`` (or exactly the fields of
+    format 1, written before ``writer`` existed), in a file whose name's digest is its key's."""
+    m = _ENTRY_META.match(meta_path.name)
+    if not m:
+        return None, "not ours"
     try:
-        meta = json.loads(meta_path.read_text())
+        problem = entry_file_problem(meta_path)
+        meta = json.loads(meta_path.read_text()) if problem is None else None
     except (OSError, ValueError):
-        meta = None
-    if isinstance(meta, dict) and "key" in meta and "sha256" in meta:
-        return True, meta["key"]
-    return meta_path.with_suffix(".npy").is_file(), None
+        return None, ("not ours (not splitpoker's metadata: unreadable; if it was an entry of ours, delete it and "
+                      "its .npy, or let a build replace them)")
+    if problem is not None:
+        return None, f"not ours ({problem})"
+    problem = metadata_problem(meta)
+    if problem is None and meta.get("writer") != WRITER and not (set(meta) == _LEGACY_FIELDS and meta["format"] == 1):
+        problem = f"has no writer field naming {WRITER}"
+    if problem is None and not _SHA256.match(meta["sha256"]):
+        problem = "has no SHA-256"
+    if problem is None and key_digest(meta["key"]) != m.group(1):
+        problem = "has a name whose digest is not its key's"
+    if problem is not None:
+        return None, f"not ours (not splitpoker's metadata: it {problem})"
+    return meta["key"], None
 
 
-def _remove_entry(meta_path: Path) -> list[str]:
+def remove_entry(meta_path: Path) -> list[str]:
     """Delete an entry's files; the paths actually deleted."""
     removed = []
     for p in (meta_path.with_suffix(".npy"), meta_path):
@@ -286,34 +350,47 @@ def _remove_entry(meta_path: Path) -> list[str]:
             p.unlink()
         except FileNotFoundError:
             continue
+        except IsADirectoryError:  # pragma: no cover - a folder named like our data file
+            continue
         removed.append(str(p))
     return removed
 
 
-def _prune(prefix: str, keep: Callable[[dict[str, Any]], bool], d: Path) -> list[tuple[Path, list[str]]]:
+def our_entries(d: Path, prefix: str = "") -> tuple[list[tuple[Path, dict[str, Any]]], list[dict[str, str]]]:
+    """Our entries named ``prefix*`` in ``d`` as ``(metadata path, key)``, and the JSON files named
+    like ours that are not (``{"path", "why"}``)."""
+    ours, other = [], []
+    if not d.is_dir():
+        return ours, other
+    for meta_path in sorted(d.glob(f"{glob.escape(prefix)}*.json")):
+        key, why = _our_metadata(meta_path)
+        if why is None:
+            ours.append((meta_path, key))
+        elif why != "not ours":
+            other.append({"path": str(meta_path), "why": why})
+    return ours, other
+
+
+def prune_entries(prefix: str, keep: Callable[[dict[str, Any]], bool], d: Path) -> list[tuple[Path, list[str]]]:
     """Delete our stale entries named ``prefix*``: ``(data path, files deleted)`` per entry."""
     out = []
-    if not d.is_dir():
-        return out
-    for meta_path in sorted(d.glob(f"{prefix}*.json")):
-        ours, key = _our_metadata(meta_path)
-        if not ours:
-            continue
+    for meta_path, key in our_entries(d, prefix)[0]:
         try:
-            stale = not isinstance(key, dict) or not keep(key)
-        except (AttributeError, TypeError):
+            stale = not keep(key)
+        except (AttributeError, TypeError, KeyError):
             stale = True
         if stale:
-            out.append((meta_path.with_suffix(".npy"), _remove_entry(meta_path)))
+            out.append((meta_path.with_suffix(".npy"), remove_entry(meta_path)))
     return out
 
 
 def prune(prefix: str, keep: Callable[[dict[str, Any]], bool], directory: Path | None = None,
           log: Callable[[str], None] | None = None) -> list[Path]:
     """Delete our entries named ``prefix*`` whose key ``keep`` rejects (e.g. tables built from
-    older rules sources, which would never be loaded again). Damaged metadata of an entry counts as
-    stale; files that are not our entries are left alone. Returns the data paths removed."""
-    removed = _prune(prefix, keep, directory or cache_dir())
+    older rules sources, which would never be loaded again). Files that are not our entries (by
+    their metadata: see the module docstring), damaged ones included, are left alone (a build of
+    that key replaces a damaged one). Returns the data paths removed."""
+    removed = prune_entries(prefix, keep, directory or cache_dir())
     if log is not None:
         for data_path, _ in removed:
             log(f"removed stale cache entry {data_path}")
@@ -321,72 +398,12 @@ def prune(prefix: str, keep: Callable[[dict[str, Any]], bool], directory: Path |
 
 
 def entries(directory: Path | None = None) -> list[dict[str, Any]]:
-    """Every entry of ours in the cache directory: name, data path, bytes, key (``None`` if
-    unreadable). Other files in the folder are not entries."""
-    d = directory or cache_dir()
+    """Every entry of ours in the cache directory: name, data path, bytes, key. Other files in the
+    folder are not entries."""
     out = []
-    if not d.is_dir():
-        return out
-    for meta_path in sorted(d.glob("*.json")):
-        ours, key = _our_metadata(meta_path)
-        if not ours:
-            continue
+    for meta_path, key in our_entries(directory or cache_dir())[0]:
         data_path = meta_path.with_suffix(".npy")
-        size = data_path.stat().st_size if data_path.exists() else 0
+        size = data_path.stat().st_size if data_path.is_file() else 0
         out.append({"name": meta_path.stem, "path": str(data_path), "bytes": size + meta_path.stat().st_size,
                     "key": key})
     return out
-
-
-def _dir_bytes(path: Path) -> int:
-    return sum(p.stat().st_size for p in path.rglob("*") if p.is_file())
-
-
-def _leftover_temp_files(d: Path) -> list[Path]:
-    """Temporary files of a :func:`save` that was killed (named by its ``mkstemp``)."""
-    return sorted(p for p in d.glob(".*.tmp") if _ENTRY_TEMP.match(p.name) and p.is_file()) if d.is_dir() else []
-
-
-def prune_stale(directory: Path | None = None, log: Callable[[str], None] | None = None) -> dict[str, Any]:
-    """What ``--prune`` does: delete entries built from other rules sources (or with unreadable
-    metadata), temporary files left by a killed writer, and numba caches of other source versions
-    except the two most recently used. Returns what was removed."""
-    from splitpoker.envs.rules import NUMBA_CACHE_DIR, RULES_SOURCE_DIGEST
-    from splitpoker.envs.rules.numba_cache import prune_numba_dirs
-
-    d = directory or cache_dir()
-    removed = []
-    for data_path, files in _prune("", lambda k: k.get("rules_source", RULES_SOURCE_DIGEST) == RULES_SOURCE_DIGEST, d):
-        removed += files
-        if log is not None:
-            log(f"removed stale cache entry {data_path}")
-    for p in _leftover_temp_files(d):
-        p.unlink(missing_ok=True)
-        removed.append(str(p))
-    numba_root = d / "numba"
-    current = Path(NUMBA_CACHE_DIR) if NUMBA_CACHE_DIR else numba_root / "(none)"
-    if numba_root.is_dir():
-        if current.parent != numba_root:  # this process caches elsewhere (fallback): keep the newest
-            current = numba_root / "(none)"
-        removed += [str(p) for p in prune_numba_dirs(current)]
-    return {"directory": str(d), "removed": removed}
-
-
-def clear(directory: Path | None = None) -> dict[str, Any]:
-    """What ``--clear`` does: delete every entry, temporary file and numba cache splitpoker put in
-    the cache directory (other files there are left alone)."""
-    import shutil
-
-    d = directory or cache_dir()
-    removed = []
-    for e in entries(d):
-        removed += _remove_entry(Path(e["path"]).with_suffix(".json"))
-    for p in _leftover_temp_files(d):
-        p.unlink(missing_ok=True)
-        removed.append(str(p))
-    for sub in ("numba", "locks"):
-        if (d / sub).is_dir():
-            shutil.rmtree(d / sub)
-            removed.append(str(d / sub))
-    return {"directory": str(d), "removed": removed}
-

@@ -10,28 +10,41 @@ Numba's own fallback, when that directory is unusable, is the ``__pycache__`` fo
 sources (12 MB written into a checkout). This module puts its own locator,
 :class:`SplitpokerCacheLocator`, first in numba's list: it answers for every kernel of this
 package, so their cache goes only where :func:`configure` decided (kernels of other code keep
-numba's usual rules):
+numba's usual rules).
 
-1. the cache root's ``numba/<digest>`` when it is usable (checked without writing anything:
-   the path or its nearest existing parent must be a writable directory);
-2. else ``<temp dir>/splitpoker-<uid>/numba/<digest>``, with a warning naming the unusable path.
-   That name is predictable in a world-writable folder, and numba unpickles the index files it
-   finds in its cache: so the folder is used only if it is this user's own and no one else can
-   write it (:func:`private_root`: made with mode 0700 when missing, an existing one of ours
-   tightened to 0700; a symbolic link, another owner or a folder others can write is refused);
+Numba unpickles the index files it finds in its cache, so a folder someone else can write is a
+way to run their code in this process: every folder of the cache is checked before it is used
+(:func:`root_problem` for the cache root and the folders above it, :func:`folder_problem` for
+``numba/`` and ``numba/<digest>``), without writing anything. The cache root must be this user's
+and writable by no one else (a sticky folder of ours, like ``/tmp`` is root's, is accepted: others
+cannot remove or rename what is ours in it); each folder above it must be this user's or root's
+and, unless sticky, writable by no one else (or the root could be swapped); ``numba/`` and
+``numba/<digest>`` must be real folders (not symbolic links) of this user's that no one else can
+write. So:
+
+1. the cache root's ``numba/<digest>`` when it is usable (the path or its nearest existing parent
+   a writable directory) and safe (as above);
+2. else ``<temp dir>/splitpoker-<uid>/numba/<digest>``, with a warning naming the folder and why.
+   That name is predictable in a world-writable folder, so it is used only if it is this user's
+   own and no one else can write it (:func:`private_root`: made with mode 0700 when missing, an
+   existing one of ours tightened to 0700; a symbolic link, another owner or a folder others can
+   write is refused);
 3. else nowhere: on-disk caching of compiled kernels is disabled for the process (a warning says
    so; kernels are compiled again in every process).
 
-Importing creates nothing: the directory is made when the first compiled kernel is saved, and
-that is also when old digest directories are pruned (:func:`prune_numba_dirs`: the current one
-and the two most recently used others stay, as other checkouts or versions may still use them).
-``python -m splitpoker.envs.rules.cache --prune`` does the same on demand. (One exception: when
-the temporary fallback is chosen, its private root is made at import, so that no one else can
-make it first.)
+Folders are made (mode 0755 at most, whatever the umask) when the first compiled kernel is saved,
+and each ``numba/<digest>`` folder then gets a marker file (:data:`MARKER`): what ``--prune`` and
+``--clear`` delete is recognised by it, never by its name. That first save is also when old
+digest folders are pruned (:func:`prune_numba_dirs`: the current one and the two most recently
+used others stay, as other checkouts or versions may still use them; only marked real folders
+are candidates, and a symbolic link is never followed). ``python scripts/cache.py --prune`` does
+the same on demand. (One exception to "nothing written at import": when the temporary fallback
+is chosen, its private root is made at import, so that no one else can make it first.)
 """
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import stat
@@ -42,6 +55,9 @@ from pathlib import Path
 #: The directory chosen by :func:`configure` (``None``: on-disk caching disabled).
 _chosen: dict[str, Path | str | None] = {"dir": None, "package": None}
 KEEP_OTHERS = 2  # numba directories of other source versions kept when pruning
+#: the file :func:`mark_numba_dir` writes into each ``numba/<digest>`` folder it makes or uses
+MARKER = "splitpoker-numba-cache.json"
+_MARKER_FIELDS = {"writer": "splitpoker", "what": "numba compiled kernels"}
 
 
 def source_digest(package: Path) -> str:
@@ -117,19 +133,179 @@ def private_root(path: Path) -> str | None:
     return None
 
 
-def prune_numba_dirs(current: Path, keep_others: int = KEEP_OTHERS) -> list[Path]:
-    """Delete the numba directories next to ``current`` except ``current`` and the
-    ``keep_others`` most recently used others; returns the deleted paths."""
-    current = Path(current)
+def _writers(mode: int) -> str | None:
+    """Who besides the owner may write a folder of this mode (``None``: no one)."""
+    if not mode & 0o022:
+        return None
+    return "group and others" if mode & 0o022 == 0o022 else "group" if mode & 0o020 else "others"
+
+
+def _uid() -> int | None:
+    return os.getuid() if hasattr(os, "getuid") else None
+
+
+def folder_problem(path: Path) -> str | None:
+    """Why the cache's own subfolder ``path`` (``numba/``, ``numba/<digest>``, ``locks/``) may hold
+    what someone else put there (``None``: missing, or a folder only this user can write). Not
+    followed if it is a symbolic link."""
+    uid = _uid()
     try:
-        others = [p for p in current.parent.iterdir() if p.is_dir() and p != current]
+        st = os.lstat(path)
+    except (FileNotFoundError, NotADirectoryError):  # missing (making it will say if it cannot be)
+        return None
+    except OSError as e:
+        return f"{path} cannot be inspected ({e.strerror or e})"
+    if stat.S_ISLNK(st.st_mode):
+        return f"{path} is a symbolic link (not followed)"
+    if not stat.S_ISDIR(st.st_mode):
+        return f"{path} exists and is not a directory"
+    if uid is None:  # pragma: no cover - Windows
+        return None
+    if st.st_uid != uid:
+        return f"{path} is owned by uid {st.st_uid}, not this user ({uid})"
+    who = _writers(stat.S_IMODE(st.st_mode))
+    if who:
+        return f"{path} is writable by {who} (mode {oct(stat.S_IMODE(st.st_mode))})"
+    return None
+
+
+def root_problem(root: Path) -> str | None:
+    """Why someone else could put files into the cache root ``root`` or swap it for their own
+    (``None``: no one can), checked without writing anything (see the module docstring): the root,
+    if it exists, is this user's and writable by no one else unless sticky; the folders above it
+    (those of its real path, and any symbolic link on the way) are this user's or root's, and
+    writable by no one else unless sticky. A root that is not a directory is left to the callers
+    (it is unusable, not unsafe)."""
+    uid = _uid()
+    if uid is None:  # pragma: no cover - Windows: the cache is in the user's profile
+        return None
+    p = Path(os.path.abspath(root))
+    try:
+        st = os.stat(p)
+    except OSError:
+        st = None
+    if st is not None and stat.S_ISDIR(st.st_mode):
+        mode = stat.S_IMODE(st.st_mode)
+        if st.st_uid != uid:
+            return f"{p} is owned by uid {st.st_uid}, not this user ({uid})"
+        who = _writers(mode)
+        if who and not st.st_mode & stat.S_ISVTX:
+            return f"{p} is writable by {who} (mode {oct(mode)})"
+    for q in p.parents:  # a symbolic link on the way: whoever owns it can point it elsewhere
+        try:
+            sq = os.lstat(q)
+        except OSError:
+            continue
+        if stat.S_ISLNK(sq.st_mode) and sq.st_uid not in (uid, 0):
+            return f"{q} (a symbolic link above the cache folder) is owned by uid {sq.st_uid}, not this user nor root"
+    for q in Path(os.path.realpath(p)).parents:  # the folders it is really in (the root itself: above)
+        try:
+            sq = os.stat(q)
+        except OSError:
+            continue  # not made yet
+        mode = stat.S_IMODE(sq.st_mode)
+        if sq.st_uid not in (uid, 0):
+            return (f"{q} is owned by uid {sq.st_uid}, not this user ({uid}) nor root: the cache folder in it "
+                    f"could be replaced")
+        who = _writers(mode)
+        if who and not sq.st_mode & stat.S_ISVTX:
+            return f"{q} is writable by {who} (mode {oct(mode)}): the cache folder in it could be replaced"
+    return None
+
+
+def tree_problem(root: Path, *parts: str) -> str | None:
+    """:func:`root_problem` of ``root``, then :func:`folder_problem` of ``root / parts[0]``,
+    ``root / parts[0] / parts[1]``, ... (missing levels pass)."""
+    problem = root_problem(root)
+    level = Path(root)
+    for part in parts:
+        if problem is not None:
+            break
+        level = level / part
+        problem = folder_problem(level)
+    return problem
+
+
+def make_dirs(path: Path) -> None:
+    """``os.makedirs`` whose every new folder has mode 0755 at most, whatever the umask (a
+    group-writable folder would be refused by the next run's checks)."""
+    p = Path(path)
+    missing = []
+    while not p.is_dir():
+        missing.append(p)
+        if p.parent == p:
+            break
+        p = p.parent
+    for q in reversed(missing):
+        try:
+            os.mkdir(q, 0o755)
+        except FileExistsError:
+            if not q.is_dir():
+                raise
+
+
+def mark_numba_dir(path: Path) -> None:
+    """Write :data:`MARKER` into the numba folder ``path`` (it must exist) unless it is there
+    (written atomically: a temporary file renamed into place)."""
+    p = Path(path)
+    st = os.lstat(p)
+    if numba_dir_problem(p) is None or not stat.S_ISDIR(st.st_mode) or (_uid() is not None and st.st_uid != _uid()):
+        return  # marked already, or not a real folder of ours: never marked
+    body = json.dumps({**_MARKER_FIELDS, "sources": p.name}, indent=1)
+    fd, tmp = tempfile.mkstemp(dir=p, prefix=f".{MARKER}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w") as f:
+            f.write(body)
+        os.replace(tmp, p / MARKER)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def numba_dir_problem(path: Path) -> str | None:
+    """Why ``path`` is not one of our numba folders (``None``: it is): a real folder of this user's
+    holding our :data:`MARKER` (a regular file of this user's with our fields)."""
+    uid = _uid()
+    try:
+        st = os.lstat(path)
+    except OSError as e:
+        return f"cannot be inspected ({e.strerror or e})"
+    if stat.S_ISLNK(st.st_mode):
+        return "a symbolic link, not followed"
+    if not stat.S_ISDIR(st.st_mode):
+        return "not ours (not a folder)"
+    if uid is not None and st.st_uid != uid:
+        return f"not ours (owned by uid {st.st_uid})"
+    marker = Path(path) / MARKER
+    try:
+        mst = os.lstat(marker)
+        fields = json.loads(marker.read_text()) if stat.S_ISREG(mst.st_mode) else None
+    except (OSError, ValueError):
+        fields = None
+    if not isinstance(fields, dict) or any(fields.get(k) != v for k, v in _MARKER_FIELDS.items()) or (
+            uid is not None and mst.st_uid != uid):
+        return f"not ours (no splitpoker marker {MARKER})"
+    return None
+
+
+def prune_numba_dirs(current: Path, keep_others: int = KEEP_OTHERS) -> list[Path]:
+    """Delete our numba folders next to ``current`` (:func:`numba_dir_problem`: real folders with
+    our marker) except ``current`` and the ``keep_others`` most recently used others; returns the
+    deleted paths. Nothing is deleted if the folder holding them is a symbolic link (or otherwise
+    not a folder of ours only we can write): it is never followed."""
+    current = Path(current)
+    if folder_problem(current.parent) is not None or not current.parent.is_dir():
+        return []
+    try:
+        others = [p for p in current.parent.iterdir() if p != current and numba_dir_problem(p) is None]
+        others.sort(key=lambda p: p.lstat().st_mtime, reverse=True)
     except OSError:
         return []
-    others.sort(key=lambda p: p.stat().st_mtime, reverse=True)
     removed = []
     for old in others[keep_others:]:
         shutil.rmtree(old, ignore_errors=True)
-        removed.append(old)
+        if not os.path.lexists(old):
+            removed.append(old)
     return removed
 
 
@@ -162,7 +338,8 @@ def _make_locator():
         def ensure_cache_path(self):
             root = Path(str(_chosen["dir"]))
             new = not root.is_dir()
-            os.makedirs(self._cache_path, exist_ok=True)
+            make_dirs(Path(self._cache_path))
+            mark_numba_dir(root)
             if new:  # first kernel saved for these sources: drop caches of old source versions
                 prune_numba_dirs(root)
 
@@ -195,18 +372,24 @@ def configure(root: Path, package: Path) -> Path | None:
     global SplitpokerCacheLocator
     digest = source_digest(package)
     wanted = Path(root) / "numba" / digest
-    problem = directory_problem(wanted)
+    unusable = directory_problem(wanted)
+    unsafe = tree_problem(Path(root), "numba", digest) if unusable is None else None
+    problem = unusable or unsafe
     chosen: Path | None = wanted
     if problem is not None:
+        why = f"is unusable ({problem})" if unusable else f"is not safe to use ({problem})"
         chosen = fallback_root() / "numba" / digest
-        problem2 = directory_problem(chosen) or private_root(fallback_root())
+        problem2 = (private_root(fallback_root()) or directory_problem(chosen)
+                    or tree_problem(fallback_root(), "numba", digest))
         if problem2 is None:
-            warnings.warn(f"numba cache directory {wanted} is unusable ({problem}); compiled kernels are cached "
-                          f"in {chosen} instead. Set SPLITPOKER_CACHE_DIR to a writable directory.", stacklevel=3)
+            warnings.warn(f"numba cache directory {wanted} {why}; compiled kernels are cached "
+                          f"in {chosen} instead. Set SPLITPOKER_CACHE_DIR to a writable directory of yours that "
+                          f"no one else can write.", stacklevel=3)
         else:
-            warnings.warn(f"numba cache directory {wanted} is unusable ({problem}) and so is the fallback {chosen} "
+            warnings.warn(f"numba cache directory {wanted} {why} and so is the fallback {chosen} "
                           f"({problem2}); compiled kernels are not cached on disk in this process (each run "
-                          f"compiles again). Set SPLITPOKER_CACHE_DIR to a writable directory.", stacklevel=3)
+                          f"compiles again). Set SPLITPOKER_CACHE_DIR to a writable directory of yours that no one "
+                          f"else can write.", stacklevel=3)
             chosen = None
     _chosen["dir"] = chosen
     _chosen["package"] = os.path.join(os.path.realpath(package), "")

@@ -49,10 +49,10 @@ def code_digest(paths, root: Path) -> str:
     return h.hexdigest()[:16]
 
 
-#: modules of the rules core that store results and say nothing about them (the cache, numba's
-#: cache folder, this digest): left out of :func:`rules_digest`, so an edit to them keeps every
-#: computed table
-STORAGE_MODULES = frozenset({"cache.py", "numba_cache.py", "source_digest.py"})
+#: modules of the rules core that store results and say nothing about them (the cache, its lock
+#: and its contents, numba's cache folder, this digest): left out of :func:`rules_digest`, so an
+#: edit to them keeps every computed table
+STORAGE_MODULES = frozenset({"cache.py", "cache_contents.py", "cache_lock.py", "numba_cache.py", "source_digest.py"})
 
 
 def rules_digest(root: Path) -> str:
