@@ -62,6 +62,7 @@ FORMAT_VERSION = 1
 ENV_VAR = "SPLITPOKER_CACHE_DIR"
 #: the ``writer`` field of our metadata
 WRITER = "splitpoker"
+_warned: set[str] = set()  # the unsafe-folder warnings given (each once per process)
 
 
 class CacheError(ValueError):
@@ -95,8 +96,11 @@ def cache_dir() -> Path:
     problem2 = _safety.private_root(fallback) or _safety.root_problem(fallback)
     tail = (f"caching in {fallback} instead" if problem2 is None else
             f"and neither is the fallback {fallback} ({problem2}): nothing is cached on disk")
-    warnings.warn(f"cache folder {d} is not safe to use ({problem}); {tail}. Set ${ENV_VAR} to a folder of "
-                  f"yours that no one else can write.", stacklevel=2)
+    msg = (f"cache folder {d} is not safe to use ({problem}); {tail}. Set ${ENV_VAR} to a folder of yours "
+           f"that no one else can write.")
+    if msg not in _warned:  # once per process (every load and save asks for the folder)
+        _warned.add(msg)
+        warnings.warn(msg, stacklevel=2)
     return fallback if problem2 is None else d  # d: refused again at every use, so never read nor written
 
 
