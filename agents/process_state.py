@@ -15,7 +15,9 @@ signal handlers        every signal whose handler Python can read (``signal.gets
                        from the main thread only (Python sets handlers there alone)
 environment            ``os.environ``: keys added are removed, changed or removed ones put back
 working directory      ``os.getcwd()``
-warnings filters       ``warnings.filters`` (the list ``warnings.simplefilter`` edits)
+warnings filters       ``warnings.filters`` (the list ``warnings.simplefilter`` edits); filters
+                       only *added* while modules were imported are taken as the imports' own
+                       (torch, numba, SB3 add theirs when first imported) and kept
 torch threads          ``torch.get_num_threads()``, where torch is imported
 numba threads          ``numba.get_num_threads()`` of the calling thread, where numba's threading
                        layer has been started (numba keeps the count per thread)
@@ -24,10 +26,15 @@ numba threads          ``numba.get_num_threads()`` of the calling thread, where 
 What a package does once when it is first imported (numba's cache folder in ``NUMBA_CACHE_DIR``,
 set when ``splitpoker.envs.rules`` is imported; a library's own warnings filters) is part of loading
 it, not of a run: :func:`preserved` keeps ``NUMBA_CACHE_DIR`` as the package set it, since numba
-re-reads its configuration from the environment at every compile.
+re-reads its configuration from the environment at every compile, and keeps the filters that
+imports inside the block added (dropping them would bring back warnings a library hides).
 
 ``tests/conftest.py`` checks every test against the same snapshot (:func:`differences`), so a test
-that leaves any of these changed fails, naming what it changed.
+that leaves any of these changed fails, naming what it changed. There, a variable or a filter
+*added* while modules were imported is taken as the import's own (torch adds
+``TORCHINDUCTOR_CACHE_DIR``, RLlib ``TF_CPP_MIN_LOG_LEVEL`` when first imported) and not reported;
+:func:`restore` still removes every variable the block added (``ray.init`` sets ``PYTHONBREAKPOINT``
+to Ray's debugger, which would outlive ``ray.shutdown()`` in a notebook).
 """
 
 from __future__ import annotations
@@ -64,6 +71,7 @@ class ProcessState:
     warnings_filters: tuple
     torch_threads: int | None
     numba_threads: int | None
+    modules: int = 0  # len(sys.modules): whether the block imported anything
 
 
 def _cwd() -> str | None:
@@ -98,7 +106,7 @@ def snapshot() -> ProcessState:
             handlers.append((int(s), h))
     return ProcessState(handlers=tuple(handlers), environ=tuple(sorted(os.environ.items())), cwd=_cwd(),
                         warnings_filters=tuple(warnings.filters), torch_threads=_torch_threads(),
-                        numba_threads=_numba_threads())
+                        numba_threads=_numba_threads(), modules=len(sys.modules))
 
 
 def _describe(h: Any) -> str:
@@ -119,12 +127,15 @@ def differences(before: ProcessState, after: ProcessState, ignore_environ: tuple
         if old_h.get(s) is not new_h.get(s) and old_h.get(s) != new_h.get(s):
             out.append(f"handler of {signal.Signals(s).name}: {_describe(old_h.get(s))} -> {_describe(new_h.get(s))}")
     old_e, new_e = dict(before.environ), dict(after.environ)
+    imported = after.modules > before.modules
     for k in sorted((set(old_e) | set(new_e)) - set(ignore_environ)):
+        if imported and k not in old_e:
+            continue  # a variable added while modules were imported: the import's own (see above)
         if old_e.get(k) != new_e.get(k):
             out.append(f"environment variable {k}: {old_e.get(k)!r} -> {new_e.get(k)!r}")
     if before.cwd != after.cwd:
         out.append(f"working directory: {before.cwd} -> {after.cwd}")
-    if before.warnings_filters != after.warnings_filters:
+    if before.warnings_filters != after.warnings_filters and not _imports_added_filters(before, after):
         added = [f for f in after.warnings_filters if f not in before.warnings_filters]
         removed = [f for f in before.warnings_filters if f not in after.warnings_filters]
         out.append(f"warnings filters: {len(added)} added {added[:3]}, {len(removed)} removed {removed[:3]}")
@@ -133,6 +144,11 @@ def differences(before: ProcessState, after: ProcessState, ignore_environ: tuple
         if a is not None and b is not None and a != b:
             out.append(f"{what}: {a} -> {b}")
     return out
+
+
+def _imports_added_filters(before: ProcessState, after: ProcessState) -> bool:
+    """Whether the change of warnings filters is only additions made while modules were imported."""
+    return after.modules > before.modules and all(f in after.warnings_filters for f in before.warnings_filters)
 
 
 def restore(state: ProcessState) -> None:
@@ -158,7 +174,7 @@ def restore(state: ProcessState) -> None:
     if state.cwd is not None and _cwd() != state.cwd:
         with contextlib.suppress(OSError):  # the folder is gone: stay where we are
             os.chdir(state.cwd)
-    if tuple(warnings.filters) != state.warnings_filters:
+    if tuple(warnings.filters) != state.warnings_filters and not _imports_added_filters(state, snapshot()):
         warnings.filters[:] = list(state.warnings_filters)
         mutated = getattr(warnings, "_filters_mutated", None)  # what simplefilter calls: the caches go stale
         if mutated is not None:

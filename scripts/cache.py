@@ -30,9 +30,15 @@ if __name__ == "__main__":
 import argparse  # noqa: E402
 
 from splitpoker.envs.rules import cache, cache_contents, numba_cache  # noqa: E402
-from splitpoker.scripts.support.cli import dumps, handle_interrupts, interrupted  # noqa: E402
+from splitpoker.scripts.support.cli import (  # noqa: E402
+    dumps,
+    handle_interrupts,
+    interrupted,
+    leaves_process_as_found,
+)
 
 
+@leaves_process_as_found
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     g = p.add_mutually_exclusive_group()

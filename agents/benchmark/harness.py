@@ -54,6 +54,7 @@ from splitpoker.agents.benchmark.run import (
 )
 from splitpoker.agents.benchmark.tasks import SPLITS, TaskData, prepare
 from splitpoker.agents.benchmark.tasks import reference_rows as task_reference_rows
+from splitpoker.agents.process_state import leaves_process_as_found
 
 __all__ = ["GridInterrupted", "collect", "collect_finished", "grid", "run_grid", "run_one"]
 
@@ -199,6 +200,7 @@ class GridInterrupted(Exception):
         self.done, self.total = done, total
 
 
+@leaves_process_as_found
 def run_grid(cfg: BenchmarkConfig, out: Path, *, executor: str | None = None, address: str | None = None,
              num_cpus: int | None = None, log: Callable[[str], None] = print, progress=None) -> dict:
     """Run every unfinished run of the grid; return the collected results (``benchmark.json``).

@@ -25,6 +25,7 @@ import numpy as np
 from splitpoker.agents.benchmark.config import AlgoSpec, BenchmarkConfig, EnvSpec, resolve_policy
 from splitpoker.agents.benchmark.scorer import Scorer  # noqa: F401  (re-exported: tuning and the callbacks use it)
 from splitpoker.agents.exact.eval_set import EvalSet, make_eval_env  # noqa: F401  (EvalSet: Scorer's input)
+from splitpoker.agents.process_state import leaves_process_as_found
 from splitpoker.envs.rules.cache import key_digest
 
 RESULT_FORMAT = 1
@@ -233,6 +234,7 @@ class TaskScorers:
             s.close()
 
 
+@leaves_process_as_found
 def run_one(spec: RunSpec, data: dict) -> dict:
     """Train one run and score it at step 0, every ``eval_every`` steps and at the end on every
     task of its environment, validation and test split (``data[label][split]``: the

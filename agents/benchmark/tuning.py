@@ -52,6 +52,7 @@ from pathlib import Path
 from typing import Any
 
 from splitpoker.agents.benchmark.config import AlgoSpec, BenchmarkConfig, ConfigError, EnvSpec
+from splitpoker.agents.process_state import leaves_process_as_found
 from splitpoker.agents.training.algorithms import TUNABLE_ALGOS
 from splitpoker.agents.training.schedules import SCHEDULE_KEYS, with_start
 
@@ -115,6 +116,7 @@ def _pruning_callback(trial, points: list, state: dict):
     return PruneOnRegret()
 
 
+@leaves_process_as_found
 def run_trial(trial, cfg: BenchmarkConfig, env: EnvSpec, algo: AlgoSpec, evalset, seed: int) -> float:
     """One trial: train ``algo`` (hyperparameters sampled) for the grid's budget, scored by exact
     regret every ``eval_every`` steps; raises ``optuna.TrialPruned`` when pruned."""
@@ -309,6 +311,7 @@ def summary(study, cfg: BenchmarkConfig, env: EnvSpec, algo: AlgoSpec, evalset, 
             "best": best, "trials": rows}
 
 
+@leaves_process_as_found
 def tune(cfg: BenchmarkConfig, algo_name: str, env_label: str | None, trials: int, out: Path, *, seed: int = 0,
          command: str = "", log: Callable[[str], None] = print, progress: Callable[[int], None] | None = None) -> dict:
     """Run the missing trials of the study and return (and write to ``<out>/tune.json``) its
