@@ -15,6 +15,8 @@ Sections (``--only`` to pick):
   schedule   (only with --only) the exhaustive passes' thread schedule: a prange over task rows (largest
              first) against one bin of rows per thread, on the same hands of the house-way proof
              (scripts/support/speed_schedule.py; --schedule-batches of its 40 batches)
+  render     (only with --only) rgb_array frames per second: cached text and card sprites against the
+             same frames drawn whole by matplotlib, interleaved, on the same episodes (pixel-equal)
   scorer     (only with --only) MaskablePPO + SettingScorerPolicy end-to-end training steps/s before and
              after the fused scorer function, interleaved, with both models' final exact regret on the
              same validation hands (scripts/support/speed_scorer.py; --train-steps per run); with
@@ -52,7 +54,7 @@ import numpy as np
 
 from splitpoker.scripts.support import cli
 
-SECTIONS = ("rules", "houseway", "simulate", "env", "bonus", "exact", "vector", "schedule", "scorer")
+SECTIONS = ("rules", "houseway", "simulate", "env", "bonus", "exact", "vector", "schedule", "scorer", "render")
 SCORER_GAMES = ("paigow", "asia")  # the keys of scripts/support/speed_scorer.py's GAMES
 
 
@@ -226,6 +228,48 @@ def bench_vector(args) -> dict:
     return run_vector_benchmark(args)
 
 
+def bench_render(args) -> dict:
+    """Frames/s of envs/render.py's draw_table against draw_table_whole on the views of the same
+    AsiaPoker-v0 episodes (bet, set and settled frames), interleaved; the text sprites' cache is
+    warmed on other episodes first, as a long training run's video would have it."""
+    import gymnasium as gym
+
+    import splitpoker  # noqa: F401
+    from splitpoker.envs.render import _text_sprite, draw_table, draw_table_whole
+
+    env = gym.make("splitpoker/AsiaPoker-v0", render_mode="rgb_array").unwrapped
+
+    def views(seeds):
+        out = []
+        for seed in seeds:
+            _, info = env.reset(seed=seed)
+            out.append(env._table_view())
+            done = False
+            while not done:
+                _, _, done, _, info = env.step(int(np.flatnonzero(info["action_mask"])[0]))
+                out.append(env._table_view())
+        return out
+
+    for v in views(range(1000, 1020)):
+        draw_table(v)
+    frames = views(range(20))
+    rates: dict[str, list[float]] = {"sprites": [], "whole": []}
+    for _ in range(args.repeats):
+        for name, draw in (("sprites", draw_table), ("whole", draw_table_whole)):
+            n, t0 = 0, time.perf_counter()
+            while time.perf_counter() - t0 < args.seconds:
+                for v in frames:
+                    draw(v)
+                n += len(frames)
+            rates[name].append(n / (time.perf_counter() - t0))
+    med = {k: float(np.median(v)) for k, v in rates.items()}
+    equal = all(np.array_equal(draw_table(v), draw_table_whole(v)) for v in frames)
+    return {"method": f"{len(frames)} frames of 20 AsiaPoker-v0 episodes, median of {args.repeats} interleaved runs "
+                      f"of >= {args.seconds:g} s each", "frames_per_second": med, "runs": rates,
+            "ratio_sprites_to_whole": med["sprites"] / med["whole"], "pixel_equal": bool(equal),
+            "text_sprites_cached": _text_sprite.cache_info().currsize}
+
+
 def _games(text: str) -> list[str]:
     games = [g.strip() for g in text.split(",") if g.strip()]
     bad = [g for g in games if g not in SCORER_GAMES]
@@ -270,7 +314,7 @@ def main(argv=None) -> int:
     cli.handle_interrupts()
     if cli.refuse_output("--out", args.out, (".json",)):
         return 2
-    sections = list(dict.fromkeys(args.only)) if args.only else [s for s in SECTIONS if s not in ("bonus", "vector", "schedule", "scorer")]
+    sections = list(dict.fromkeys(args.only)) if args.only else [s for s in SECTIONS if s not in ("bonus", "vector", "schedule", "scorer", "render")]
     if "scorer" in sections and args.train_steps < 1:
         p.error("--train-steps 0: the scorer section needs at least 1 timed step")
     if args.scorer_light and "scorer" not in sections:

@@ -37,6 +37,31 @@ def test_rgb_array_every_phase(env_id):
     assert _white_card_pixels(frames[-1]) > _white_card_pixels(frames[0])
 
 
+@pytest.mark.parametrize("env_id", ["splitpoker/AsiaPoker-v0", "splitpoker/PaiGowTable-v0"])
+def test_sprite_frames_equal_frames_drawn_whole(env_id):
+    """Frames pasted from cached text and card sprites are the pixels matplotlib draws for the
+    whole frame (draw_table_whole, the reference), in every phase of several deals."""
+    from splitpoker.envs.render import draw_table, draw_table_whole
+
+    env = gym.make(env_id, render_mode="rgb_array").unwrapped
+    compared = 0
+    for seed in range(3):
+        _, info = env.reset(seed=seed)
+        while True:
+            view = env._table_view()
+            fast, whole = draw_table(view), draw_table_whole(view)
+            assert fast.shape == whole.shape == (HEIGHT, WIDTH, 3)
+            assert np.array_equal(fast, whole), (env_id, seed, int((fast != whole).any(axis=2).sum()))
+            compared += 1
+            legal = np.flatnonzero(info["action_mask"])
+            _, _, term, _, info = env.step(int(legal[-1] if seed == 1 else legal[0]))
+            if term:
+                view = env._table_view()
+                assert np.array_equal(draw_table(view), draw_table_whole(view))
+                break
+    assert compared >= 6
+
+
 def test_pictures_differ_by_deal_and_show_cards_face_down_in_the_bet_phase():
     env = AsiaPokerEnv(render_mode="rgb_array")
     env.reset(seed=1)
