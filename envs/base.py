@@ -214,7 +214,8 @@ class SplitHandEnv(gym.Env):
     def _validate_action(self, action) -> int:
         """The action as an int, or ``ValueError``: a finished episode, out of range, or (under
         ``invalid_action="raise"``) a masked one. Under ``"penalize"`` the kernel plays a masked
-        foul and penalises a wrong-phase action."""
+        foul and penalises a wrong-phase action: every wager placed is forfeited and the penalty
+        comes on top (:func:`splitpoker.envs.rules.play.kernel.invalid_outcome`)."""
         action = as_action(action, self.action_space.n, check_range=False)
         if self.phase == Phase.DONE:
             raise ValueError(f"action {action} in phase DONE: the episode is over, call reset()")
@@ -229,7 +230,7 @@ class SplitHandEnv(gym.Env):
             s = action - self.setting_offset
             return (f"setting {s} is fouled ({self._describe(self.player, s)}); mask_fouls=True masks it "
                     f"(invalid_action='penalize' plays it as a foul, which loses the wager)")
-        return self.rows.reason_text(K.REASON_BET_PHASE if self.phase == Phase.BET else K.REASON_SET_PHASE)
+        return self.rows.why_illegal(0, action)
 
     def _outcome(self, out, action: int) -> dict[str, Any]:
         """The settled round as ``info`` entries (:data:`splitpoker.envs.info.ROUND_INFO`)."""
@@ -285,7 +286,8 @@ class SplitHandEnv(gym.Env):
             if o is None:
                 view.result = [f"set the cards: {int(self.action_masks().sum())} legal actions"]
             else:
-                view.result = [f"invalid action {o['invalid_action']}: penalty {o['net_chips']:+g} chips", o["reason"][:110]]
+                view.result = [f"invalid action {o['invalid_action']}: net {o['net_chips']:+g} chips (wagers forfeited, penalty)",
+                               o["reason"][:110]]
                 view.result_colour = "#ff8a80"
             return view
         view.rows.append(("you set", self._slots(self.player, o["setting"]), "FOULED" if o["fouled"] else ""))
@@ -312,7 +314,7 @@ class SplitHandEnv(gym.Env):
         lines.append("house way:  " + self._describe(self.player, self.house_way_setting))
         o = self.last_outcome
         if o is not None and o.get("invalid_action", -1) >= 0:
-            lines.append(f"invalid action {o['invalid_action']}: {o['reason']} (penalty)")
+            lines.append(f"invalid action {o['invalid_action']}: {o['reason']}; net {o['net_chips']:+g} chips")
         elif o is not None:
             lines.append("you set:    " + self._describe(self.player, o["setting"]))
             lines.append("dealer:     " + self._describe(self.dealers[0], o["dealer_setting"]))

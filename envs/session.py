@@ -24,6 +24,7 @@ from splitpoker.envs.config import AsiaPokerConfig, PaiGowPokerConfig
 from splitpoker.envs.info import ROUND_INFO, SESSION_INFO, SESSION_ROUND_KEYS, complete
 from splitpoker.envs.pai_gow_poker import PaiGowPokerEnv
 from splitpoker.envs.rules.checks import is_integer
+from splitpoker.envs.rules.play.kernel import invalid_outcome
 from splitpoker.envs.rules.play.seed_stream import ROUND_SEED_BOUND
 
 SETTERS = ("house-way", "optimal", "agent")
@@ -225,15 +226,46 @@ class SplitHandSessionEnv(gym.Env):
                f"{self.setting_offset + self.n_settings - 1}"
 
     def _invalid(self, action: int):
+        """A masked action: a fouled setting is played (and loses); anything else ends the session
+        with the invalid-action rule of every env (:func:`~splitpoker.envs.rules.play.kernel.invalid_outcome`):
+        the wagers placed on the hand (set phase) are forfeited from the bankroll, and the reward is
+        the reward mode's value of that loss less ``invalid_action_penalty``; a bet the bankroll
+        does not cover, or a setting in the bet phase, places nothing: the penalty alone."""
         if self.in_set_phase and self.setting_offset <= action < self.setting_offset + self.n_settings:
             return self._finish_round(self.round.setting_offset + (action - self.setting_offset))  # a foul, played
         why = self._why(action)
         if self.invalid_action == "raise":
             raise ValueError(f"action {action} is illegal in the {'set' if self.in_set_phase else 'bet'} phase: {why}")
+        before = self.bankroll
+        if self.in_set_phase:  # the hand's wagers are on the table: forfeited
+            main, bonus = self.round.main_wager, self.round.bonus_wager
+            net, _ = invalid_outcome(main, bonus, 0.0, self.unit)  # the forfeit (the penalty is the reward's)
+            self.bankroll = round(self.bankroll + net, 6)
+            self.hands_played += 1
+            self.in_set_phase = False
+            self.last_round = complete({"main_wager": main, "bonus_wager": bonus, "main_chips": -main,
+                                        "bonus_chips": -bonus, "net_chips": net, "cards": self.round._cards_text,
+                                        "house_way_setting": self.round.house_way_setting},
+                                       {k: ROUND_INFO[k] for k in SESSION_ROUND_KEYS})
+            why += "; the hand's wagers are forfeited, and the penalty on top"
+        else:
+            why += "; no wager placed: the penalty alone"
         self.done = True
         self.last_outcome = {"invalid_action": action, "reason": why, "end": "invalid action",
                              "bankroll": self.bankroll, "hands_played": self.hands_played}
-        return self._observation(), -self.invalid_action_penalty, True, False, self._info()
+        reward = self._reward(before, "invalid action") - self.invalid_action_penalty
+        if self.render_mode == "human":
+            self.render()
+        return self._observation(), float(reward), True, False, self._info()
+
+    def _reward(self, before: float, end: str | None) -> float:
+        """The reward mode's value of the bankroll going from ``before`` to ``self.bankroll`` on a
+        hand that ended the session with ``end`` (or not, None)."""
+        if self.reward_mode == "bankroll":
+            return (self.bankroll - before) / self.unit
+        if self.reward_mode == "log":
+            return math.log1p(max(self.bankroll, 0.0) / self.unit) - math.log1p(max(before, 0.0) / self.unit)
+        return float(end == "target")
 
     def _finish_round(self, round_action: int):
         obs, _, _, _, rinfo = self.round.step(round_action)
@@ -250,12 +282,7 @@ class SplitHandSessionEnv(gym.Env):
         elif self.max_hands is not None and self.hands_played >= self.max_hands:
             end = "hand limit"
         self.done = end is not None
-        if self.reward_mode == "bankroll":
-            reward = (self.bankroll - before) / self.unit
-        elif self.reward_mode == "log":
-            reward = math.log1p(max(self.bankroll, 0.0) / self.unit) - math.log1p(max(before, 0.0) / self.unit)
-        else:
-            reward = float(end == "target")
+        reward = self._reward(before, end)
         if self.done:
             self.last_outcome = {"end": end, "reached_target": end == "target", "bankroll": self.bankroll,
                                  "hands_played": self.hands_played}
@@ -332,10 +359,11 @@ class AsiaPokerSessionEnv(SplitHandSessionEnv):
 
     ``action_masks()`` and ``info["action_mask"]``: bets whose total (ante + bonus) the bankroll
     covers; in the set phase the unfouled settings. Stepping a masked action (default
-    ``invalid_action="penalize"``): a bet above the bankroll or a wrong-phase action ends the
-    session with reward ``-invalid_action_penalty`` and ``info["invalid_action"]``,
-    ``info["reason"]``; a masked (fouled) setting is played as in the real game and loses the
-    ante. ``invalid_action="raise"`` raises ``ValueError`` naming the action and the phase.
+    ``invalid_action="penalize"``) ends the session with ``info["invalid_action"]``,
+    ``info["reason"]`` (Rewards): a bet above the bankroll or a setting in the bet phase places
+    nothing; a bet action in the set phase forfeits the hand's wagers (ante and bonus) from the
+    bankroll. A masked (fouled) setting is played as in the real game and loses the ante.
+    ``invalid_action="raise"`` raises ``ValueError`` naming the action and the phase.
 
     ## Observation Space
     ``Box(0, 1, (6,), float32)``; with ``setting="agent"`` the round's observation
@@ -360,6 +388,11 @@ class AsiaPokerSessionEnv(SplitHandSessionEnv):
     the table minimum (the return is final minus starting bankroll). ``"log"``: each hand's change
     of ``ln(1 + bankroll / minimum)`` (the return is the log-utility of the final bankroll).
 
+    A penalised invalid action: the mode's reward of the bankroll's change (0 in the bet phase, the
+    forfeited wagers in the set phase; a session ended so never the target) less
+    ``invalid_action_penalty``, so it is worse than any played hand (docs/rules.md, "Invalid
+    actions"). The penalty is a reward only: the bankroll loses just the forfeited wagers.
+
     ## Episode End
     Terminates when the bankroll reaches ``target``, when it falls below the smallest bet the
     table takes (ruin), after ``max_hands`` hands (observed, so a termination, not a truncation),
@@ -381,6 +414,9 @@ class AsiaPokerSessionEnv(SplitHandSessionEnv):
     * v0, revised in 0.2 (same id): ``info`` holds the same keys at every step, never ``None``
       (``hands_left`` is -1 with no hand limit; ``round`` holds defaults before the first hand);
       the mask is all True once the session is over; ``render_mode="rgb_array"``.
+    * v0, revised (same id; legal play unchanged): with ``setting="agent"`` a bet action in the
+      set phase forfeits the hand's wagers from the bankroll, the penalty on top (the bankroll
+      was left unchanged).
     """
 
     round_cls = AsiaPokerEnv
@@ -421,6 +457,8 @@ class PaiGowPokerSessionEnv(SplitHandSessionEnv):
     * v0, revised in 0.2 (same id): ``info`` holds the same keys at every step, never ``None``
       (``hands_left`` is -1 with no hand limit; ``round`` holds defaults before the first hand);
       the mask is all True once the session is over; ``render_mode="rgb_array"``.
+    * v0, revised (same id): as :class:`AsiaPokerSessionEnv`, a bet action in the set phase
+      forfeits the hand's wagers.
     """
 
     round_cls = PaiGowPokerEnv

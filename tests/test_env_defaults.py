@@ -32,7 +32,8 @@ def test_defaults_are_penalize(env_id):
 @pytest.mark.parametrize("env_id", ALL_IDS)
 def test_random_rollout_over_the_whole_action_space_never_raises(env_id):
     """Unmasked uniform actions, as PPO samples them at the start: every step succeeds; fouls
-    lose the main wager exactly; wrong-phase actions end with the penalty."""
+    lose the main wager exactly; wrong-phase actions end with every wager placed forfeited and
+    the penalty on top (the penalty alone in the bet phase, where nothing is placed)."""
     env = gym.make(env_id)
     env.action_space.seed(0)
     base = env.unwrapped
@@ -42,12 +43,13 @@ def test_random_rollout_over_the_whole_action_space_never_raises(env_id):
         while True:
             action = int(env.action_space.sample())
             legal = bool(info["action_mask"][action])
-            wager = base.main_wager
+            wager, bonus = base.main_wager, base.bonus_wager
             obs, r, term, trunc, info = env.step(action)
             assert np.isfinite(r) and env.observation_space.contains(obs) and not trunc
             if info["invalid_action"] >= 0:
                 assert not legal and info["invalid_action"] == action and term
-                assert r == -base.config.invalid_action_penalty and info["reason"]
+                forfeit = (wager + bonus) / base.config.unit
+                assert r == pytest.approx(-forfeit - base.config.invalid_action_penalty) and info["reason"]
                 counts["penalised"] += 1
             elif term:
                 counts["played"] += 1
@@ -143,10 +145,11 @@ def test_raise_mode_names_action_and_phase(cls):
 def test_wrong_phase_penalty_in_units_and_info():
     env = PaiGowPokerEnv(invalid_action_penalty=3)
     env.reset(seed=0)
-    env.step(0)
-    _, r, term, trunc, info = env.step(5)  # a bet action in the set phase
-    assert (r, term, trunc) == (-3.0, True, False)
-    assert info["invalid_action"] == 5 and "bets are over" in info["reason"] and info["net_chips"] == -15.0
+    env.step(0)  # bet action 0: the $5 wager, no Fortune
+    _, r, term, trunc, info = env.step(5)  # a bet action in the set phase: the $5 forfeited, 3 units on top
+    assert (r, term, trunc) == (-1.0 - 3.0, True, False)
+    assert info["invalid_action"] == 5 and "bets are over" in info["reason"] and "forfeited" in info["reason"]
+    assert info["net_chips"] == -5.0 - 15.0 and info["main_wager"] == 5.0
     with pytest.raises(ValueError, match="phase DONE"):
         env.step(0)
 

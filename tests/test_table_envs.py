@@ -60,7 +60,8 @@ def test_wrong_phase_action_penalises_only_that_agent():
     assert infos["seat_1"]["invalid_action"] == n_bet + 3 and "bet phase" in infos["seat_1"]["reason"]
     assert env.agents == ["seat_1", "seat_2", "seat_3"] and obs["seat_1"]["action_mask"].all()
     obs, rew, term, trunc, infos = env.step({"seat_1": 0, "seat_2": 5, "seat_3": n_bet})  # ignored, a bet, a setting
-    assert rew["seat_1"] == 0.0 and rew["seat_2"] == -1.0 and "bets are over" in infos["seat_2"]["reason"]
+    # seat 2 forfeits its $5 wager (1 unit) and the penalty (1 unit)
+    assert rew["seat_1"] == 0.0 and rew["seat_2"] == -2.0 and "bets are over" in infos["seat_2"]["reason"]
     assert all(term.values()) and env.agents == []
     assert 1 not in env.seats.table.result.seats and 2 not in env.seats.table.result.seats
 

@@ -324,7 +324,8 @@ class BetsTaskScorer:
         sr = es.regrets(settings)
         u = bets["unit"]
         regret = np.array([(m / u) * r + bet_regret(bets, m, b) for m, b, r in zip(mains, bonuses, sr, strict=True)])
-        regret[invalid] = bets["v_star"] + bets["penalty"]
+        # what the env charged: the penalty, and in the set phase every wager placed (kernel.invalid_outcome)
+        regret[invalid] = bets["v_star"] - reward[invalid]
         m, ci = mean_ci(regret)
         ok = ~invalid
         return {"hands": n, "mean_regret": m, "regret_ci95": ci, "normalized": _normalized(m, self.data.random_regret),

@@ -41,6 +41,7 @@ from splitpoker.envs.info import TABLE_INFO, complete
 from splitpoker.envs.rules.cards import format_cards
 from splitpoker.envs.rules.checks import is_integer, is_number
 from splitpoker.envs.rules.games.spec import get_spec
+from splitpoker.envs.rules.play.kernel import invalid_outcome
 from splitpoker.envs.rules.play.observation import OBS_SIZE, fill_observation
 from splitpoker.envs.rules.table.table import MAX_SEATS, Phase, SeatKind, Table
 
@@ -226,17 +227,29 @@ class TableSeats:
         return out
 
     def apply(self, actions: dict[int, Any]) -> dict[int, float]:
-        """Apply one phase of actions; returns the reward (units) of each seat that finished."""
+        """Apply one phase of actions; returns the reward (units) of each seat that finished.
+
+        A wrong-phase action (a setting in the bet phase, a bet action in the set phase) takes the
+        seat out of the round (:meth:`Table.leave`: its hand is dead) and costs what the round
+        kernel charges: every wager the seat placed is forfeited, and the penalty comes on top
+        (:func:`~splitpoker.envs.rules.play.kernel.invalid_outcome`; the penalty alone in the bet
+        phase, where nothing is placed yet). A masked fouled setting is played and loses."""
         actions = self.check_actions(actions)
         t = self.table
         rewards: dict[int, float] = {}
-        penalty = -float(self.config.invalid_action_penalty)
+        penalty = float(self.config.invalid_action_penalty)
         for s, a in actions.items():
             why = self.why_illegal(s, a)
             if why is not None and not (t.phase == Phase.SET and a >= self.n_bet):  # wrong phase: penalised end
+                # every wager placed is forfeited (none in the bet phase), the penalty on top
+                main, bonus, envy = t.bets.get(s, (0.0, 0.0, False))
+                net, reward = invalid_outcome(main, bonus, penalty, self.unit)
                 t.leave(s)
-                self.outcomes[s] = {"invalid_action": a, "reason": why, "net_chips": penalty * self.unit}
-                rewards[s] = penalty
+                cost = ("every wager placed is forfeited, and the penalty on top" if main + bonus > 0
+                        else "no wager placed yet: the penalty alone")
+                self.outcomes[s] = {"invalid_action": a, "reason": f"{why}; {cost}", "net_chips": float(net),
+                                    "main_wager": main, "bonus_wager": bonus, "envy": envy}
+                rewards[s] = float(reward)
                 continue
             if t.phase == Phase.BET:
                 main, bonus = self.bet_table[a]

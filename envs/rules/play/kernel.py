@@ -15,7 +15,12 @@ shown), ``SET`` (a setting, or the house-way action, is settled), ``DONE``. Per 
 * **bet phase**, a bet action: the wagers of the bet table; phase SET;
 * **set phase**, a setting (legal, or a masked foul played as the foul it is) or the house-way
   action: settled against every dealer hand; phase DONE, reward net chips / unit;
-* **any other action** (the wrong phase's): phase DONE, reward ``-penalty``, ``kind`` INVALID;
+* **any other action** (the wrong phase's, an illegal one): phase DONE, ``kind`` INVALID, and the
+  invalid-action rule (:func:`invalid_outcome`): every wager placed is forfeited and the penalty
+  comes on top, net chips ``-(main + bonus) - penalty * unit``, reward net chips / unit. In the bet
+  phase nothing is placed yet, so it is ``-penalty`` alone; in the set phase it is below the worst
+  a played hand can do (``-(main + bonus)``), so no policy gains by sending it (docs/rules.md,
+  "Invalid actions");
 * **a finished row** (phase DONE): under NEXT_STEP autoreset the next round starts and the
   action is ignored (reward 0); SAME_STEP writes the finished round's observation to
   ``final_base + i`` and starts the next round in the same step; DISABLED is refused before the
@@ -104,6 +109,17 @@ FLOAT_ROWS = ("reward", "main_result", "main_chips", "bonus_chips", "net_chips",
 INT_ROWS = ("setting", "hands_won", "bonus_line", "dealer_setting", "house_way")
 CARD_ROWS = ("cards", "dealer_cards")
 FLAG_ROWS = ("terminated", "fouled", "kind", "reason")
+
+
+@njit(cache=True)
+def invalid_outcome(main_wager, bonus_wager, penalty, unit):
+    """``(net chips, reward)`` of an invalid action: every wager placed (``main_wager``,
+    ``bonus_wager``, chips; both 0 before the bet) is forfeited, and the penalty (``penalty``
+    reward units of ``unit`` chips) comes on top. The one statement of the rule: the kernel and the
+    table seats use it; the session envs take the forfeit from it. Before the bet the reward is
+    exactly ``-penalty``."""
+    lost = main_wager + bonus_wager
+    return -lost - penalty * unit, -lost / unit - penalty
 
 
 @njit(cache=True)
@@ -196,10 +212,13 @@ def advance_range(lo, hi, resetting, which, actions, game, state, out):
                     phase[i] = DONE
                     terminated[i] = True
                     kind[i] = KIND_SETTLED
-                else:  # the wrong phase's action: penalised
+                else:  # the wrong phase's action: the wagers placed are forfeited, the penalty on top
                     reason[i] = REASON_BET_PHASE if p == BET else REASON_SET_PHASE
-                    net_chips[i] = -penalty * unit
-                    reward[i] = -penalty
+                    net, r = invalid_outcome(main_wager[i], bonus_wager[i], penalty, unit)
+                    main_chips[i] = -main_wager[i]
+                    bonus_chips_out[i] = -bonus_wager[i]
+                    net_chips[i] = net
+                    reward[i] = r
                     phase[i] = DONE
                     terminated[i] = True
                     kind[i] = KIND_INVALID

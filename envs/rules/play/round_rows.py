@@ -47,7 +47,9 @@ class RoundOptions:
         keep_ranks: keep every setting's values at the deal (what ``observe_settings`` and the
             setting features read; Pai Gow always keeps them).
         main_max, bonus_max: the wagers' scale in the observation (table maxima).
-        unit: chips per reward unit. penalty: the reward of a wrong-phase action (>= 0, subtracted).
+        unit: chips per reward unit. penalty: the invalid-action penalty (reward units, >= 0): a
+            wrong-phase action forfeits every wager placed and loses the penalty on top
+            (:func:`~splitpoker.envs.rules.play.kernel.invalid_outcome`).
         mode: autoreset (:data:`AUTORESET_MODES`).
         seed_from_streams: each row draws its round seed from its PCG64 stream (the vector env);
             else the caller writes ``round_seeds`` (the single env, from its ``np_random``).
@@ -218,11 +220,14 @@ class RoundRows:
         return (f"setting {s} is fouled ({self.game.engine.describe(self.player[i], s)}); mask_fouls=True masks it")
 
     def reason_text(self, reason: int) -> str:
-        """``info["reason"]`` of a penalised action (the kernel's ``reason`` code)."""
+        """``info["reason"]`` of a penalised action (the kernel's ``reason`` code): why it was
+        illegal and what it cost (:func:`~splitpoker.envs.rules.play.kernel.invalid_outcome`)."""
         o = self.options
         if reason == K.REASON_BET_PHASE:
-            return f"the bet phase takes actions 0..{o.n_bet - 1} (ante level x bonus level)"
-        return f"bets are over; the set phase takes settings {self.offset}..{self.offset + self.game.n_settings - 1}"
+            return (f"the bet phase takes actions 0..{o.n_bet - 1} (ante level x bonus level); "
+                    f"no wager placed yet: the penalty alone")
+        return (f"bets are over; the set phase takes settings {self.offset}..{self.offset + self.game.n_settings - 1}; "
+                f"every wager placed is forfeited, and the penalty on top")
 
 
 def bet_table_of(levels: tuple[Sequence[float], Sequence[float]]) -> tuple[tuple[float, float], ...]:

@@ -223,7 +223,8 @@ class Table:
     of turn, for an empty or unknown seat, or off the limits raises ``ValueError`` naming it and
     leaves the table unchanged. :meth:`leave` takes a seat out of the current round (its wagers
     are not settled and its hand, if dealt, is dead: the environments use it for a seat that made
-    an illegal move).
+    an illegal move, and charge that seat every wager it placed plus the penalty,
+    :func:`~splitpoker.envs.rules.play.kernel.invalid_outcome`).
 
     The seats' rounds are :attr:`rows` (see the module docstring; ``mask_fouls``: the rows' mask
     leaves out fouled settings, which :meth:`set_hand` still accepts): after the deal,
@@ -348,7 +349,8 @@ class Table:
         self.bets[seat] = self.rules.check_bet(main, bonus, envy)
 
     def leave(self, seat) -> None:
-        """Take ``seat`` out of the current round: no wager of it is settled, its hand is dead."""
+        """Take ``seat`` out of the current round: no wager of it is settled here, its hand is dead
+        (read :attr:`bets` first: a caller that penalises the seat charges its wagers as lost)."""
         seat = self._check_seat(seat)
         if self.phase == Phase.DONE:
             raise ValueError(f"seat {seat} cannot leave: the round is settled, call new_round()")
