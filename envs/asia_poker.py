@@ -47,9 +47,10 @@ class AsiaPokerEnv(SplitHandEnv):
       a foul and loses the ante (``info["fouled"]`` is True; the bonus is still paid on the seven
       cards, seed 000: "Regardless of whether the Player wins the round, a Bonus wager ... will
       be paid");
-    * a wrong-phase action (a bet action in the set phase, a setting in the bet phase) ends the
-      episode with reward ``-invalid_action_penalty`` units (default 1, one table minimum) and
-      ``info["invalid_action"]`` (the action) and ``info["reason"]``.
+    * a wrong-phase action ends the episode with ``info["invalid_action"]`` (the action) and
+      ``info["reason"]``: a setting in the bet phase (nothing placed yet) costs
+      ``invalid_action_penalty`` units (default 1, one table minimum); a bet action in the set
+      phase forfeits every wager placed (ante and bonus) and costs the penalty on top (Rewards).
 
     ``invalid_action="raise"`` is a debugging option: every masked action (fouled settings
     included) raises ``ValueError`` naming the action and the phase. With ``mask_fouls=False``
@@ -99,8 +100,15 @@ class AsiaPokerEnv(SplitHandEnv):
     is the mean over K independent dealer hands from the 46 unseen cards (same expectation, less
     variance; K=1 is the real game).
 
+    A wrong-phase action: ``-invalid_action_penalty`` in the bet phase; in the set phase
+    ``-(ante + bonus) / reward_unit - invalid_action_penalty``: every wager placed is forfeited,
+    so it is worse than the worst a played hand can do (``info["net_chips"]`` is the same in
+    chips). No policy gains by sending one, even knowing the hand's result (docs/rules.md,
+    "Invalid actions").
+
     ## Episode End
-    Terminates after the setting step (or a wrong-phase action, penalised). Never truncates.
+    Terminates after the setting step (or a wrong-phase action: penalised, wagers forfeited).
+    Never truncates.
     ``info`` then carries: ``setting``, ``fouled``, ``hands_won``, ``main_result`` (mean per
     unit of ante), ``main_chips``, ``bonus_chips``, ``bonus_line``, ``net_chips``,
     ``dealer_cards``, ``dealer_setting``, ``house_way_setting`` (for the player's cards),
@@ -136,6 +144,9 @@ class AsiaPokerEnv(SplitHandEnv):
       same keys at every step, typed, never ``None`` (:mod:`splitpoker.envs.info`); the mask of a
       finished episode is all True (Pgx's convention: a masked sampler never sees an empty mask);
       an unknown keyword raises Python's ``TypeError: ... got an unexpected keyword argument``.
+    * v0, revised (same id; legal play unchanged): a wrong-phase action in the set phase forfeits
+      every wager placed, with the penalty on top (it cost the penalty alone and the wagers were
+      returned, which let an agent that had seen a bad hand take its bet back for one unit).
     """
 
     config_cls = AsiaPokerConfig

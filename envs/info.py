@@ -23,7 +23,7 @@ key                         default   meaning
 ``main_chips``              ``0.0``   the main wager's result in chips
 ``bonus_chips``             ``0.0``   the bonus wager's result in chips
 ``bonus_line``              ``""``    key of the paying bonus line (``""``: none pays or no bonus)
-``net_chips``               ``0.0``   the round's net chips (the penalty of an invalid action)
+``net_chips``               ``0.0``   the round's net chips (invalid action: wagers lost + penalty)
 ``dealer_cards``            ``""``    the first dealer hand as text
 ``dealer_setting``          ``-1``    its house-way setting
 ``agrees_with_house_way``   False     the setting played is the house way's

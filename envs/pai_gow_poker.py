@@ -29,8 +29,9 @@ class PaiGowPokerEnv(SplitHandEnv):
     Masks, errors and ``invalid_action`` as in :class:`splitpoker.envs.asia_poker.AsiaPokerEnv`: under the
     defaults every action steps; a masked fouled setting is played and loses the wager (the
     Fortune bet is still settled on the seven cards alone), a wrong-phase
-    action ends the episode with reward ``-invalid_action_penalty``; ``invalid_action="raise"``
-    raises on any masked action instead.
+    action ends the episode: ``-invalid_action_penalty`` in the bet phase, and in the set phase
+    every wager placed (wager and Fortune) forfeited with the penalty on top (Rewards);
+    ``invalid_action="raise"`` raises on any masked action instead.
 
     ## Observation Space
     ``Box(0, 1, (202,), float32)``, the layout of :mod:`splitpoker.envs.rules.play.observation` (index 200 = wager /
@@ -44,10 +45,12 @@ class PaiGowPokerEnv(SplitHandEnv):
     ## Rewards
     Net chips / ``reward_unit`` (default the table minimum, $5): wager × (1 − commission, 0 or
     −1) plus the Fortune result. The bet step returns 0. ``dealer_samples=K`` averages the main
-    result over K dealer hands.
+    result over K dealer hands. A wrong-phase action: ``-invalid_action_penalty`` in the bet phase,
+    ``-(wager + Fortune) / reward_unit - invalid_action_penalty`` in the set phase (worse than any
+    played hand; docs/rules.md, "Invalid actions").
 
     ## Episode End
-    After the setting step (or a wrong-phase action, penalised); never truncates. ``info`` as in Asia
+    After the setting step (or a wrong-phase action: penalised, wagers forfeited); never truncates. ``info`` as in Asia
     Poker, with ``hands_won`` out of two.
 
     ## Arguments
@@ -67,6 +70,8 @@ class PaiGowPokerEnv(SplitHandEnv):
       same keys at every step, typed, never ``None`` (:mod:`splitpoker.envs.info`); the mask of a
       finished episode is all True (Pgx's convention: a masked sampler never sees an empty mask);
       an unknown keyword raises Python's ``TypeError: ... got an unexpected keyword argument``.
+    * v0, revised (same id; legal play unchanged): a wrong-phase action in the set phase forfeits
+      every wager placed, with the penalty on top (it cost the penalty alone).
     """
 
     config_cls = PaiGowPokerConfig

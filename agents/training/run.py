@@ -22,7 +22,8 @@ Config (``configs/asia_maskable_ppo.yaml``; every key is described in
 Masking: MaskablePPO reads ``action_masks()`` from every sub-environment (also through
 ``SubprocVecEnv``). PPO, A2C and DQN cannot mask; for them the environment runs with
 ``invalid_action: penalize``: a fouled setting is played and loses as in the game, a wrong-phase
-action ends the episode with reward ``-invalid_action_penalty``. docs/training.md explains it.
+action ends the episode, forfeiting every wager placed with ``invalid_action_penalty`` on top (the
+penalty alone before the bet). docs/training.md explains it.
 
 Resume and interrupts (:mod:`splitpoker.agents.training.state`): ``train(resume=run_dir)`` continues from
 the newest saved state (final model, checkpoint or interrupt save: the one with the most steps),

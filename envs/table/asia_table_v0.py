@@ -25,11 +25,14 @@ one-hot seat number; ``observe_settings=True`` appends 105 × 3 setting values.
 
 ## Rewards
 At settlement, each agent's net chips (ante result + bonus result) / ``reward_unit`` (default $5).
+A wrong-phase action: ``-invalid_action_penalty`` in the bet phase; in the set phase every wager
+the seat placed is forfeited, ``-(ante + bonus) / reward_unit - invalid_action_penalty``, worse
+than any played hand (docs/rules.md, "Invalid actions").
 
 ## Episode End
 All agents terminate together when the round ends (after the set step); invalid actions as in
 ``paigow_table_v0`` (default ``invalid_action="penalize"``: a fouled setting is played and loses,
-a wrong-phase action ends that agent's round with ``-invalid_action_penalty`` at once, the agent
+a wrong-phase action ends that agent's round at once (Rewards), the agent
 staying in ``agents`` until the round ends with its later actions ignored; ``"raise"`` raises).
 Masks are never all zero: a seat whose round is over has every action marked.
 

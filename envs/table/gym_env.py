@@ -46,11 +46,14 @@ class TableEnv(gym.Env):
 
     ## Rewards
     The learner's net chips (main + bonus + Envy) / ``reward_unit`` at settlement; 0 for the bet.
+    A wrong-phase action: ``-invalid_action_penalty`` in the bet phase; in the set phase every
+    wager placed is forfeited, ``-(main + bonus) / reward_unit - invalid_action_penalty``, worse
+    than any played hand (docs/rules.md, "Invalid actions").
 
     ## Episode End
     After the set step. Default ``invalid_action="penalize"``: every action steps; a fouled setting
-    is played and loses; a wrong-phase action ends the episode with ``-invalid_action_penalty``
-    and ``info["invalid_action"]``, ``info["reason"]``. ``"raise"``: a masked action raises
+    is played and loses; a wrong-phase action ends the episode (Rewards) with
+    ``info["invalid_action"]``, ``info["reason"]``. ``"raise"``: a masked action raises
     ``ValueError`` naming the action and phase.
 
     ## Arguments

@@ -31,16 +31,19 @@ Other seats' cards are never shown ("Players cannot show their hands to other Pl
 
 ## Rewards
 At settlement, each agent's net chips (wager result + Fortune result + Envy) / ``reward_unit``
-(default the $5 minimum); 0 for the bet step.
+(default the $5 minimum); 0 for the bet step. A wrong-phase action: ``-invalid_action_penalty`` in
+the bet phase; in the set phase every wager the seat placed is forfeited, ``-(wager + Fortune) /
+reward_unit - invalid_action_penalty``, worse than any played hand (docs/rules.md, "Invalid
+actions").
 
 ## Episode End
 All agents terminate together when the round ends (after the set step), so every agent acts at
 every step (what SuperSuit's vector stacking needs). Invalid actions follow the project's
 semantics: with the default ``invalid_action="penalize"`` every action in the space steps; a
 fouled setting is played and loses; a wrong-phase action (a bet in the set phase, a setting in the
-bet phase) ends *that agent's* round at once with reward ``-invalid_action_penalty`` and
-``info["invalid_action"]`` / ``info["reason"]`` — its seat leaves the round (no wager settled,
-its hand dead, not counted for Envy) — while the agent stays in ``agents`` until the round ends,
+bet phase) ends *that agent's* round at once with the reward above and
+``info["invalid_action"]`` / ``info["reason"]`` — its seat leaves the round (its wagers
+forfeited, its hand dead, not counted for Envy) — while the agent stays in ``agents`` until the round ends,
 its later actions accepted and ignored. Masks are never all zero: a seat whose round is over has
 every action marked. ``info`` carries the same keys at every step
 (:data:`splitpoker.envs.info.TABLE_INFO`). ``invalid_action="raise"`` raises ``ValueError`` naming the action, seat and phase for any

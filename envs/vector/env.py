@@ -66,7 +66,8 @@ _MANUAL = """
     Illegal actions follow ``invalid_action``. ``"penalize"``: a fouled setting stepped while
     masked (``mask_fouls=True``) is played as in the real game (a foul: the main wager loses); an
     action of the wrong phase (a bet in the set phase, a setting in the bet phase) ends that
-    sub-environment's episode with reward ``-invalid_action_penalty`` and
+    sub-environment's episode with the single env's reward (``-invalid_action_penalty`` in the
+    bet phase; in the set phase every wager placed forfeited and the penalty on top) and
     ``info["invalid_action"]``, ``info["reason"]``. ``"raise"``: any masked action raises
     ``ValueError`` naming the sub-environment, the action and the phase, before any
     sub-environment moves.
