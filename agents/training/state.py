@@ -154,8 +154,9 @@ class RunBusy(ValueError):
 def run_lock(run_dir: Path):
     """Hold ``run_dir`` for one training session: an exclusive ``flock`` on the folder itself
     (no lock file is written; the kernel drops the lock when the process ends, however it ends).
-    Raises :class:`RunBusy` at once if another session holds it. Where ``fcntl`` is missing
-    (Windows) the run is not locked."""
+    Raises :class:`RunBusy` at once if another session holds it, naming the holder's pid where
+    the system tells it (:func:`lock_holder`). Where ``fcntl`` is missing (Windows) the run is not
+    locked."""
     try:
         import fcntl
     except ImportError:  # pragma: no cover - not on POSIX
@@ -166,11 +167,30 @@ def run_lock(run_dir: Path):
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
-            raise RunBusy(f"{run_dir} is being trained by another process: wait for it to end (or stop it), then "
-                          f"resume") from None
+            pid = lock_holder(run_dir)
+            raise RunBusy(f"{run_dir} is being trained by another process{f' (pid {pid})' if pid else ''}: wait for "
+                          f"it to end (or stop it), then resume") from None
         yield
     finally:
         os.close(fd)
+
+
+def lock_holder(path: Path) -> int | None:
+    """The pid of the process holding a ``flock`` on ``path``, from Linux's ``/proc/locks`` (a line
+    ``1: FLOCK  ADVISORY  WRITE <pid> <major>:<minor>:<inode> 0 EOF``); ``None`` where that file is
+    missing (macOS) or names no holder (a holder in another pid namespace shows as 0 or -1)."""
+    try:
+        st = os.stat(path)
+        key = f"{os.major(st.st_dev):02x}:{os.minor(st.st_dev):02x}:{st.st_ino}"
+        with open("/proc/locks") as f:
+            for line in f:
+                fields = line.split()
+                if "FLOCK" in fields and "->" not in fields and key in fields[1:]:
+                    pid = int(fields[fields.index(key) - 1])
+                    return pid if pid > 0 else None
+    except (OSError, ValueError):
+        return None
+    return None
 
 
 class SignalStop:
