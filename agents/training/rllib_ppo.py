@@ -8,7 +8,15 @@ RLlib's own ``ActionMaskingTorchRLModule``, one policy shared by every seat of a
 A run folder holds ``algorithm/`` (RLlib's checkpoint, replaced after every iteration: a
 temporary folder, then a rename) and ``progress.json`` (the run's spec and one row per finished
 iteration, written atomically after the checkpoint). Starting again with the same folder and
-spec continues after the last finished iteration; another spec is refused.
+spec continues after the last finished iteration; another spec is refused. One session at a time per folder: :func:`train` holds it with train.py's
+lock (:func:`splitpoker.agents.training.state.run_lock`), so a second run on the same folder stops
+at once (:class:`~splitpoker.agents.training.state.RunBusy`, naming the holder's pid) instead of
+both writing it.
+
+Every remote env runner holds one of Ray's CPUs (``num_cpus_per_env_runner=1``, RLlib's default);
+the learner runs in the driver, outside Ray's count. Measured on 2 cores (local Ray, 2 CPUs): 2 env
+runners train, 3 wait for a CPU forever (no progress in 150 s). :func:`train` therefore refuses more
+env runners than Ray has CPUs (:func:`check_env_runners`), right after ``ray.init``.
 
 Ray is imported by :func:`train` only (``pip install .[rllib]``).
 """
@@ -24,6 +32,7 @@ from typing import Any
 
 import numpy as np
 
+from splitpoker.agents.training.state import run_lock
 from splitpoker.envs.registration import ALL_ENV_IDS, PETTINGZOO_IDS
 from splitpoker.envs.rules.house_ways.check import Z95
 
@@ -69,6 +78,9 @@ class PPORun:
         object.__setattr__(self, "env", canonical_env(self.env))
         if not isinstance(self.env_kwargs, dict):
             raise TypeError(f"env_kwargs={self.env_kwargs!r}: expected a dict of the env's keywords")
+        if "id" in self.env_kwargs:  # MaskedEnv's own key: it would train on that id, not on env
+            raise ValueError(f"env_kwargs {self.env_kwargs!r}: 'id' is not an env keyword; the env is "
+                             f"{self.env!r} (--env): give the id there")
         for name, lo, hi in (("iterations", 1, 1_000_000), ("batch_size", 2, MAX_BATCH),
                              ("minibatch_size", 1, MAX_BATCH), ("epochs", 1, 1_000), ("num_env_runners", 0, 4096),
                              ("seed", 0, 2**63 - 1)):
@@ -95,13 +107,28 @@ def env_class_and_config(run: PPORun):
         return rllib.PaiGowTableMultiAgentEnv, dict(run.env_kwargs)
     if run.env == "splitpoker/asia_table_v0":
         return rllib.AsiaTableMultiAgentEnv, dict(run.env_kwargs)
-    return rllib.MaskedEnv, {"id": run.env, **run.env_kwargs}
+    return rllib.MaskedEnv, {**run.env_kwargs, "id": run.env}
 
 
 def check_env(run: PPORun) -> None:
     """Build the env once in this process, so a bad keyword fails before Ray starts."""
     env_cls, env_config = env_class_and_config(run)
     env_cls(env_config).close()
+
+
+class TooFewCPUs(ValueError):
+    """More env runners than Ray has CPUs: the ones without a CPU would never start."""
+
+
+def check_env_runners(num_env_runners: int, cpus: float, where: str) -> None:
+    """:class:`TooFewCPUs` unless Ray's ``cpus`` (at ``where``: ``local`` or the cluster's address)
+    can hold ``num_env_runners`` remote env runners, one CPU each (the module docstring: the learner
+    runs in the driver, outside Ray's count; 0 env runners sample in the driver)."""
+    cpus = int(cpus)
+    if num_env_runners > cpus:
+        raise TooFewCPUs(f"{num_env_runners} env runner(s) need {num_env_runners} CPUs, but Ray has {cpus} CPU(s) at "
+                         f"{where}: each env runner holds one CPU, and the ones without a CPU would wait for it "
+                         f"forever; give at most {cpus} env runners (--num-env-runners), or Ray more CPUs")
 
 
 def _policy_mapping(agent_id, episode, **kwargs) -> str:
@@ -181,7 +208,16 @@ def train(run: PPORun, run_dir: Path, *, address: str | None = None, num_cpus: i
           eval_episodes: int = 200, log: Callable[[str], None] = print, progress=None) -> dict[str, Any]:
     """Train ``run`` into ``run_dir`` (resuming what is there), then score the policy on
     ``eval_episodes`` deals against random legal play on the same deals. ``progress(n)`` is
-    called after each iteration. Returns the summary (also what ``progress.json`` records)."""
+    called after each iteration. Returns the summary (also what ``progress.json`` records).
+
+    Raises :class:`~splitpoker.agents.training.state.RunBusy` before Ray starts when another
+    process trains ``run_dir``, and :class:`TooFewCPUs` right after ``ray.init`` (Ray shut down
+    again) when Ray has fewer CPUs than ``run.num_env_runners``."""
+    with run_lock(run_dir):  # held to the end: one session per folder
+        return _train(run, run_dir, address, num_cpus, eval_episodes, log, progress)
+
+
+def _train(run: PPORun, run_dir: Path, address, num_cpus, eval_episodes, log, progress) -> dict[str, Any]:
     import logging
 
     import ray
@@ -198,7 +234,9 @@ def train(run: PPORun, run_dir: Path, *, address: str | None = None, num_cpus: i
             else:
                 ray.init(num_cpus=num_cpus, include_dashboard=False, **quiet)
     try:
-        log(f"Ray: {int(ray.cluster_resources().get('CPU', 0))} CPU(s) at {address or 'local'}")
+        cpus = ray.cluster_resources().get("CPU", 0)
+        log(f"Ray: {int(cpus)} CPU(s) at {address or 'local'}")
+        check_env_runners(run.num_env_runners, cpus, address or "local")
         algo = build_config(run).build_algo()
         try:
             if rows:
