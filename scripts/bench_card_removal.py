@@ -68,7 +68,8 @@ def parse_args(argv=None):
                    help="card_removal set: table-EV gap below which a deal is solved (default the grid's 0.03)")
     p.add_argument("--policy", action="append", default=[], metavar="NAME|PATH",
                    help=f"a policy to score (repeatable): one of {sorted(BASELINES)} or a saved model .zip "
-                        f"(default: table-eor)")
+                        f"(default: table-eor); loading a model runs the code pickled in it: load only "
+                        f"models you trust")
     p.add_argument("--reference", default="table", choices=sorted(BASELINES),
                    help="the policy the others are paired with (default table)")
     p.add_argument("--out", help="also write the JSON here (.json, atomically; the folder is checked first)")

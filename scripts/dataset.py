@@ -60,7 +60,8 @@ def parse_args(argv=None):
     p.add_argument("--env", default="splitpoker/AsiaPokerSetting-v0", help="environment id (default AsiaPokerSetting-v0)")
     p.add_argument("--env-kwargs", default="{}", type=cli.json_object("env keywords"), help="JSON of env keywords")
     p.add_argument("--policy", required=True, help=f"a baseline ({', '.join(HAND_POLICIES)}; sessions: "
-                   f"{', '.join(SESSION_POLICIES)}) or a saved model .zip")
+                   f"{', '.join(SESSION_POLICIES)}) or a saved model .zip (loading a model runs the code "
+                   "pickled in it: load only models you trust)")
     p.add_argument("--episodes", type=cli.count(1, 10_000_000, "episodes to write"), required=True, help="episodes to write")
     p.add_argument("--seed", type=cli.seed, default=0, help="seed of the episodes' reset seeds (default 0)")
     p.add_argument("--format", choices=FORMATS, default="parquet", help="parquet (default) or minari")

@@ -54,7 +54,8 @@ def parse_args(argv=None):
     p.add_argument("--model", action="append", default=[], metavar="PATH|random|house-way|mc-best|optimal|table",
                    help="a policy to evaluate (repeatable): a saved model .zip or a baseline name "
                         "(optimal solves every hand exactly: ~0.1-0.2 s per hand; table: the strategy "
-                        "table, agents/policies/strategy_table.py, built from the dealer table in seconds)")
+                        "table, agents/policies/strategy_table.py, built from the dealer table in seconds); "
+                        "loading a model runs the code pickled in it: load only models you trust")
     p.add_argument("--env", help="environment id (default: the model's, else splitpoker/AsiaPokerSetting-v0)")
     p.add_argument("--env-kwargs", default="{}", type=cli.json_object("config overrides"), help="JSON of environment config overrides (default: the model's)")
     p.add_argument("--hands", type=cli.count(1, MAX_HANDS, "time and memory: every policy plays every hand, "

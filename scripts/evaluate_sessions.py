@@ -44,7 +44,8 @@ MAX_ROUNDS = 10_000_000_000  # the simulation behind the round distribution play
 
 def parse_args(argv=None):
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--model", action="append", default=[], metavar="PATH", help="a trained model .zip (repeatable)")
+    p.add_argument("--model", action="append", default=[], metavar="PATH", help="a trained model .zip (repeatable); loading a model runs "
+                                                                       "the code pickled in it: load only models you trust")
     p.add_argument("--env", help="session env id (default: the model's, else splitpoker/AsiaPokerSession-v0)")
     p.add_argument("--env-kwargs", default="{}", type=cli.json_object("env keywords"),
                    help="JSON of env keywords (default: the model's)")

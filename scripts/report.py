@@ -55,7 +55,8 @@ def parse_args(argv=None):
 
     p = cli.parser(__doc__)
     p.add_argument("--policy", required=True, metavar="PATH|" + "|".join(BASELINES),
-                   help="the policy: a saved model .zip (scripts/train.py) or a baseline name")
+                   help="the policy: a saved model .zip (scripts/train.py) or a baseline name; loading a model "
+                        "runs the code pickled in it: load only models you trust")
     p.add_argument("--env", help=f"environment id (default: the model's, else {DEFAULT_ENV})")
     p.add_argument("--env-kwargs", default={}, type=cli.json_object("environment config overrides"),
                    help="JSON of environment config overrides, e.g. '{\"house_way\": \"asia-borgata\"}' "
