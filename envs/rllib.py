@@ -7,6 +7,7 @@ and take RLlib's ``env_config`` as their one argument, so a config names them di
 ships the class to its env runners, local or on a cluster, by its import path)::
 
     from ray.rllib.algorithms.ppo import PPOConfig
+    from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
     from ray.rllib.core.rl_module.rl_module import RLModuleSpec
     from ray.rllib.examples.rl_modules.classes.action_masking_rlm import ActionMaskingTorchRLModule
     from splitpoker.envs.rllib import MaskedEnv, PaiGowTableMultiAgentEnv
