@@ -54,6 +54,11 @@ from typing import Any
 #: module docstring): kept as they are when a run's changes are undone
 IMPORT_TIME_ENVIRON = ("NUMBA_CACHE_DIR",)
 
+#: variables a library sets once for itself, at its first use rather than its import, to the default it
+#: would use anyway: not reported when added (torch's inductor writes its default cache folder
+#: into ``TORCHINDUCTOR_CACHE_DIR`` the first time it asks for it, inside SB3's first update)
+LIBRARY_ENVIRON = ("TORCHINDUCTOR_CACHE_DIR",)
+
 _UNSETTABLE = {getattr(signal, n) for n in ("SIGKILL", "SIGSTOP") if hasattr(signal, n)}
 
 
@@ -129,7 +134,7 @@ def differences(before: ProcessState, after: ProcessState, ignore_environ: tuple
     old_e, new_e = dict(before.environ), dict(after.environ)
     imported = after.modules > before.modules
     for k in sorted((set(old_e) | set(new_e)) - set(ignore_environ)):
-        if imported and k not in old_e:
+        if k not in old_e and (imported or k in LIBRARY_ENVIRON):
             continue  # a variable added while modules were imported: the import's own (see above)
         if old_e.get(k) != new_e.get(k):
             out.append(f"environment variable {k}: {old_e.get(k)!r} -> {new_e.get(k)!r}")

@@ -36,6 +36,8 @@ import json
 import shlex
 from pathlib import Path
 
+from splitpoker.scripts.support.cli import leaves_process_as_found
+
 
 def parse_args(argv=None):
     from splitpoker.agents.benchmark.config import MAX_EVAL_HANDS, MAX_NUM_CPUS, MAX_PAIRED_HANDS
@@ -74,6 +76,7 @@ def parse_args(argv=None):
     return p.parse_args(argv)
 
 
+@leaves_process_as_found
 def main(argv=None) -> int:
     args = parse_args(argv)
     from splitpoker.scripts.support import cli

@@ -119,6 +119,7 @@ def build(args):
     return env_id, env_kwargs, env, policies
 
 
+@cli.leaves_process_as_found
 def main(argv=None) -> int:
     args = parse_args(argv)
     return cli.run_interruptible(run, args, "no result written")

@@ -137,6 +137,7 @@ def out_of(out: str | None, run_dir: Path) -> Path | None:
     return cli.check_output("--out", p, (".json",))
 
 
+@cli.leaves_process_as_found
 def main(argv=None) -> int:
     args = parse_args(argv)
     if args.minibatch_size > args.batch_size:
@@ -179,8 +180,10 @@ def main(argv=None) -> int:
                                                   f"command to resume")
     finally:
         # the interpreter's last garbage collection walks RLlib's whole heap (5-8 s on a loaded
-        # machine, measured); frozen objects are skipped, so the exit (Ctrl-C's too) is prompt
-        gc.freeze()
+        # machine, measured); frozen objects are skipped, so the exit (Ctrl-C's too) is prompt.
+        # Only in a program: in-process (a notebook) the caller's collector is left as it was.
+        if cli.is_program():
+            gc.freeze()
 
 
 def train(args) -> int:

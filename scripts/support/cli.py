@@ -204,6 +204,12 @@ def handle_interrupts() -> None:
             signal.signal(s, _raise_interrupt)
 
 
+def is_program() -> bool:
+    """Whether this process is a script run as a program (:func:`install_startup_interrupt` put
+    its handler in, or :func:`handle_interrupts` took over from it), not a caller's session."""
+    return signal.getsignal(signal.SIGINT) in (_interrupted_during_startup, _raise_interrupt)
+
+
 def leaves_process_as_found(main):
     """Decorator of every script's ``main``: called in-process (a notebook, a test), it leaves the
     process as it found it when it returns or raises (signal handlers, environment variables, working
@@ -215,8 +221,8 @@ def leaves_process_as_found(main):
 
     @functools.wraps(main)
     def wrapper(*args, **kwargs):
-        if signal.getsignal(signal.SIGINT) in (_interrupted_during_startup, _raise_interrupt):
-            return main(*args, **kwargs)  # a program: the process ends after main
+        if is_program():
+            return main(*args, **kwargs)  # the process ends after main
         with preserved():
             return main(*args, **kwargs)
 
