@@ -117,12 +117,20 @@ class AsiaPokerEnv(SplitHandEnv):
 
     ## Arguments
     ``gym.make("splitpoker/AsiaPoker-v0", config=AsiaPokerConfig(...) | dict | None,
-    render_mode=None | "ansi" | "human" | "rgb_array", **fields)`` — any :class:`splitpoker.envs.config.AsiaPokerConfig`
+    render_mode=None | "ansi" | "human" | "rgb_array", info_text=True, **fields)`` — any :class:`splitpoker.envs.config.AsiaPokerConfig`
     field as a keyword (``house_way``, ``rules``, ``bonus_paytable``, ``ante_levels``,
     ``bonus_levels``, ``mask_fouls``, ``allow_house_way_action``, ``dealer_samples``,
     ``invalid_action``, ``reward_unit``, ``observe_settings``, ``setting_features``, …). Every field is validated when
     the config is built; a bad value raises ``ValueError`` naming the field, the value and what
     is allowed (numpy numbers are accepted where numbers are, booleans are not numbers).
+
+    ``info_text=False`` (default ``True``): ``info`` holds numbers only, every value a numpy array
+    (0-d for a number): ``phase`` as :class:`~splitpoker.envs.rules.play.kernel.Phase`, ``cards``
+    and ``dealer_cards`` as the seven card integers (``-1`` until shown), ``bonus_line`` as the
+    pay line's index in ``env.unwrapped.game.bonus_paytable.lines`` (``-1``: none), ``reason`` as
+    a :class:`splitpoker.envs.info.Reason` code (``0``: none); the other keys keep their values.
+    That is the form tensor libraries stack (TorchRL's ``GymEnv`` + ``ActionMask``:
+    docs/clients.md); the table is in :mod:`splitpoker.envs.info`.
 
     ``env.unwrapped.game`` is the :class:`splitpoker.envs.rules.game.Game` the config describes (house way,
     rules options, bonus pay table; ``config.make_game()``): it deals and settles every round
@@ -147,6 +155,8 @@ class AsiaPokerEnv(SplitHandEnv):
     * v0, revised (same id; legal play unchanged): a wrong-phase action in the set phase forfeits
       every wager placed, with the penalty on top (it cost the penalty alone and the wagers were
       returned, which let an agent that had seen a bad hand take its bet back for one unit).
+    * v0, revised in 0.2 (same id): the opt-in ``info_text=False`` (numbers only in ``info``;
+      the default unchanged).
     """
 
     config_cls = AsiaPokerConfig

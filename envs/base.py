@@ -19,7 +19,7 @@ import numpy as np
 from gymnasium import spaces
 
 from splitpoker.envs.actions import as_action
-from splitpoker.envs.info import ROUND_INFO, complete, unexpected_keywords
+from splitpoker.envs.info import ROUND_INFO, check_info_text, complete, numeric, unexpected_keywords
 from splitpoker.envs.rules.cards import format_cards
 from splitpoker.envs.rules.play import kernel as K
 from splitpoker.envs.rules.play.kernel import Phase
@@ -106,7 +106,8 @@ class SplitHandEnv(gym.Env):
     betting: bool = True  # a bet phase before the setting (the *Setting envs: fixed wager, no bet phase)
     _wager_name, _bonus_name = "wager", "bonus"
 
-    def __init__(self, config=None, *, betting: bool | None = None, render_mode: str | None = None, **overrides):
+    def __init__(self, config=None, *, betting: bool | None = None, render_mode: str | None = None,
+                 info_text: bool = True, **overrides):
         self.config = _config(self.config_cls, config, overrides, f"{type(self).__name__}.__init__()")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode={render_mode!r}: expected one of {self.metadata['render_modes']} or None")
@@ -132,6 +133,8 @@ class SplitHandEnv(gym.Env):
         self._obs = np.zeros(self.obs_size, dtype=np.float32)
         self.last_outcome: dict[str, Any] | None = None
         self._cards_text = ""
+        self.info_text = check_info_text(info_text)  # False: numbers only in info (envs/info.py)
+        self._codes: dict[str, Any] = {}  # the round's text keys as numbers, for info_text=False
         self._setting_features = SettingFeatures(self.game.game, self.game.table.class_category) \
             if self.config.setting_features else None
 
@@ -167,6 +170,7 @@ class SplitHandEnv(gym.Env):
         out = self.rows.reset()
         self._cards_text = format_cards(self.player)
         self.last_outcome = None
+        self._codes = {}
         self._last_obs = out.obs[0]
         if self.render_mode == "human":
             self.render()
@@ -178,9 +182,11 @@ class SplitHandEnv(gym.Env):
         kind = int(out.kind[0])
         if kind == K.KIND_SETTLED:
             self.last_outcome = self._outcome(out, action)
+            self._codes = {"dealer_cards": out.dealer_cards[0], "bonus_line": int(out.bonus_line[0])}
         elif kind == K.KIND_INVALID:
             self.last_outcome = {"invalid_action": action, "reason": self.rows.reason_text(int(out.reason[0])),
                                  "net_chips": float(out.net_chips[0])}
+            self._codes = {"reason": int(out.reason[0])}
         self._last_obs = out.obs[0]
         if self.render_mode == "human":
             self.render()
@@ -258,7 +264,8 @@ class SplitHandEnv(gym.Env):
         return obs.copy()
 
     def _info(self) -> dict[str, Any]:
-        """The step's info: every key of :data:`splitpoker.envs.info.ROUND_INFO` at every step."""
+        """The step's info: every key of :data:`splitpoker.envs.info.ROUND_INFO` at every step
+        (numbers only with ``info_text=False``: :func:`splitpoker.envs.info.numeric`)."""
         info: dict[str, Any] = {"action_mask": self.action_masks(), "phase": self.phase.name.lower(),
                                 "main_wager": float(self.main_wager), "bonus_wager": float(self.bonus_wager)}
         if self.phase != Phase.BET:
@@ -266,7 +273,13 @@ class SplitHandEnv(gym.Env):
             info["house_way_setting"] = self.house_way_setting
         if self.last_outcome is not None:
             info.update(self.last_outcome)
-        return complete(info, ROUND_INFO)
+        info = complete(info, ROUND_INFO)
+        if self.info_text:
+            return info
+        codes = {"phase": int(self.phase), **self._codes}
+        if self.phase != Phase.BET:
+            codes["cards"] = self.player
+        return numeric(info, codes)
 
     def _table_view(self):
         """What the ``rgb_array`` picture shows, as plain data (:class:`splitpoker.envs.render.TableView`)."""

@@ -55,9 +55,10 @@ class PaiGowPokerEnv(SplitHandEnv):
 
     ## Arguments
     ``gym.make("splitpoker/PaiGowPoker-v0", config=PaiGowPokerConfig(...) | dict | None,
-    render_mode=None | "ansi" | "human" | "rgb_array", **fields)``; every
+    render_mode=None | "ansi" | "human" | "rgb_array", info_text=True, **fields)``; every
     :class:`splitpoker.envs.config.PaiGowPokerConfig` field as a keyword, validated as in Asia Poker;
-    ``rgb_array`` shows the back and front hands. ``env.unwrapped.game`` is the
+    ``rgb_array`` shows the back and front hands; ``info_text=False``: numbers only in ``info``, as
+    in Asia Poker (``bonus_line``: the Fortune line's index). ``env.unwrapped.game`` is the
     :class:`splitpoker.envs.rules.game.Game` that deals and settles every round (rules options, commission,
     Fortune pay table), as in Asia Poker.
 
@@ -72,6 +73,8 @@ class PaiGowPokerEnv(SplitHandEnv):
       an unknown keyword raises Python's ``TypeError: ... got an unexpected keyword argument``.
     * v0, revised (same id; legal play unchanged): a wrong-phase action in the set phase forfeits
       every wager placed, with the penalty on top (it cost the penalty alone).
+    * v0, revised in 0.2 (same id): the opt-in ``info_text=False`` (numbers only in ``info``;
+      the default unchanged).
     """
 
     config_cls = PaiGowPokerConfig

@@ -38,8 +38,12 @@ Masks are never all zero: a seat whose round is over has every action marked.
 
 ## Arguments
 ``asia_table_v0.env(num_seats=1..6, house_way_seats=0, seats=None, house_way_bet=(5, 0),
-config=AsiaPokerConfig | dict | None, render_mode=None | "ansi" | "human", **fields)``,
-``parallel_env(...)`` the same; every ``AsiaPokerConfig`` field is a keyword.
+config=AsiaPokerConfig | dict | None, render_mode=None | "ansi" | "human", info_text=True,
+**fields)``, ``parallel_env(...)`` the same; every ``AsiaPokerConfig`` field is a keyword.
+``info_text=False``: every ``info`` value a number (numpy arrays, 0-d for a number; ``phase``,
+``cards``, ``reason``, ``kind``, ... as the codes of :mod:`splitpoker.envs.info`) and no
+``action_mask`` in ``info`` (the observation holds it): what TorchRL's
+``PettingZooWrapper(env, use_mask=True)`` stacks (docs/clients.md).
 
 ## Version History
 * v0: initial release.

@@ -58,8 +58,11 @@ class TableEnv(gym.Env):
 
     ## Arguments
     ``gym.make("splitpoker/PaiGowTable-v0", seat=1, other_seats=5, other_policy="house_way",
-    envy=True, envy_unit=1.0, house_way_bet=(5, 0), config=None, render_mode=None, **fields)``;
-    every ``PaiGowPokerConfig`` / ``AsiaPokerConfig`` field is a keyword.
+    envy=True, envy_unit=1.0, house_way_bet=(5, 0), config=None, render_mode=None, info_text=True,
+    **fields)``; every ``PaiGowPokerConfig`` / ``AsiaPokerConfig`` field is a keyword.
+    ``info_text=False``: every ``info`` value a number (numpy arrays, 0-d for a number; the text
+    keys as the codes of :mod:`splitpoker.envs.info`, the seat's ``kind`` as its ``SeatKind``),
+    for tensor libraries (TorchRL's ``GymEnv`` + ``auto_register_info_dict``: docs/clients.md).
 
     ## Rendering
     ``render_mode="rgb_array"``: the learner's view as an ``(450, 800, 3)`` ``uint8`` picture (its
@@ -77,7 +80,7 @@ class TableEnv(gym.Env):
 
     def __init__(self, seat: int = 1, other_seats: int = 5, other_policy: Any = "house_way", *,
                  envy: bool | None = None, envy_unit: float = 1.0, house_way_bet=None, config=None,
-                 render_mode: str | None = None, **overrides):
+                 render_mode: str | None = None, info_text: bool = True, **overrides):
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode={render_mode!r}: expected one of {self.metadata['render_modes']} or None")
         self.render_mode = render_mode
@@ -98,7 +101,7 @@ class TableEnv(gym.Env):
             layout.pop()
         envy = get_spec(self.game).has_envy if envy is None else envy
         self.seats = TableSeats(self.game, tuple(layout), envy=envy, envy_unit=envy_unit, house_way_bet=house_way_bet,
-                                config=config, **overrides)
+                                config=config, info_text=info_text, **overrides)
         self.config = self.seats.config
         self.seat = int(seat)
         self._others = [s for s in self.seats.player_seats if s != self.seat]

@@ -52,10 +52,14 @@ masked action. An action for an agent not to act, or a missing one, raises ``Val
 ## Arguments
 ``paigow_table_v0.env(num_seats=1..6, house_way_seats=0, seats=None, envy=True, envy_unit=1.0,
 house_way_bet=(5, 0), config=PaiGowPokerConfig | dict | None, render_mode=None | "ansi" | "human",
-**fields)``, ``parallel_env(...)`` the same; every ``PaiGowPokerConfig`` field is a keyword
+info_text=True, **fields)``, ``parallel_env(...)`` the same; every ``PaiGowPokerConfig`` field is a keyword
 (``house_way``, ``rules``, pay tables, bet levels and limits, ``mask_fouls``,
 ``allow_house_way_action``, ``invalid_action`` (default ``"penalize"``), ``invalid_action_penalty``,
 ``reward_unit``, ``observe_settings``).
+``info_text=False``: every ``info`` value a number (numpy arrays, 0-d for a number; ``phase``,
+``cards``, ``reason``, ``kind``, ... as the codes of :mod:`splitpoker.envs.info`) and no
+``action_mask`` in ``info`` (the observation holds it): what TorchRL's
+``PettingZooWrapper(env, use_mask=True)`` stacks (docs/clients.md).
 
 ## Version History
 * v0: initial release.

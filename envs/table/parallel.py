@@ -22,14 +22,15 @@ class TableParallelEnv(ParallelEnv):
     game = ""
 
     def __init__(self, num_seats: int | None = None, house_way_seats: int = 0, seats=None, *, envy: bool | None = None,
-                 envy_unit: float = 1.0, house_way_bet=None, config=None, render_mode: str | None = None, **overrides):
+                 envy_unit: float = 1.0, house_way_bet=None, config=None, render_mode: str | None = None,
+                 info_text: bool = True, **overrides):
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode={render_mode!r}: expected one of {self.metadata['render_modes']} or None")
         self.render_mode = render_mode
         layout = table_layout(num_seats, house_way_seats, seats)
         envy = get_spec(self.game).has_envy if envy is None else envy
         self.seats = TableSeats(self.game, layout, envy=envy, envy_unit=envy_unit, house_way_bet=house_way_bet,
-                                config=config, **overrides)
+                                config=config, info_text=info_text, **overrides)
         self.possible_agents = [f"seat_{s}" for s in self.seats.player_seats]
         self._seat_of = dict(zip(self.possible_agents, self.seats.player_seats, strict=True))
         self.observation_spaces = {a: spaces.Dict({
@@ -54,6 +55,12 @@ class TableParallelEnv(ParallelEnv):
         s = self._seat_of[agent]
         return {"observation": self.seats.observation(s), "action_mask": self.seats.mask(s)}
 
+    def _info(self, agent):
+        info = self.seats.info(self._seat_of[agent])
+        if not self.seats.info_text:  # a numeric info never repeats the observation (envs/info.py)
+            del info["action_mask"]
+        return info
+
     def reset(self, seed: int | None = None, options: dict | None = None):
         """New round; ``options`` are accepted and unused."""
         if seed is not None or self._np_random is None:
@@ -62,7 +69,7 @@ class TableParallelEnv(ParallelEnv):
         self.agents = self.possible_agents[:]
         if self.render_mode == "human":
             self.render()
-        return {a: self._obs(a) for a in self.agents}, {a: self.seats.info(self._seat_of[a]) for a in self.agents}
+        return {a: self._obs(a) for a in self.agents}, {a: self._info(a) for a in self.agents}
 
     def step(self, actions: dict):
         if not isinstance(actions, dict):
@@ -82,7 +89,7 @@ class TableParallelEnv(ParallelEnv):
         # later actions ignored), so all agents act at every step (SuperSuit's vector stacking)
         term = {a: done for a in agents}
         trunc = {a: False for a in agents}
-        infos = {a: self.seats.info(self._seat_of[a]) for a in agents}
+        infos = {a: self._info(a) for a in agents}
         self.agents = [a for a in agents if not term[a]]
         if self.render_mode == "human":
             self.render()

@@ -37,8 +37,8 @@ import numpy as np
 
 from splitpoker.envs.actions import as_action
 from splitpoker.envs.config import config_class
-from splitpoker.envs.info import TABLE_INFO, complete
-from splitpoker.envs.rules.cards import format_cards
+from splitpoker.envs.info import TABLE_INFO, check_info_text, complete, numeric, reason_code
+from splitpoker.envs.rules.cards import format_cards, parse_cards
 from splitpoker.envs.rules.checks import is_integer, is_number
 from splitpoker.envs.rules.games.spec import get_spec
 from splitpoker.envs.rules.play.kernel import invalid_outcome
@@ -79,7 +79,8 @@ class TableSeats:
     """A :class:`~splitpoker.envs.rules.table.table.Table` with the environments' action and observation layout."""
 
     def __init__(self, game: str, layout: tuple[str, ...], *, envy: bool = True, envy_unit: float = 1.0,
-                 house_way_bet: tuple[float, float] | None = None, config=None, **overrides):
+                 house_way_bet: tuple[float, float] | None = None, config=None, info_text: bool = True,
+                 **overrides):
         spec = get_spec(game)
         cls = config_class(spec)
         overrides.setdefault("invalid_action", "penalize")  # every action steps (docs/rules.md)
@@ -121,6 +122,8 @@ class TableSeats:
         self.player_seats = [s for s in self.table.taken if self.table.kinds[s - 1] == SeatKind.PLAYER]
         self.unit = c.unit
         self.outcomes: dict[int, dict[str, Any]] = {}
+        self.info_text = check_info_text(info_text)  # False: numbers only in info (envs/info.py)
+        self._line_index = {key: i for i, key in enumerate(self.table.rows.line_keys[:-1])}
 
     def _takes_envy(self, bonus: float) -> bool:
         return self.envy and bonus >= self.rules.envy_min_fortune
@@ -183,7 +186,19 @@ class TableSeats:
             info["main_wager"], info["bonus_wager"], info["envy"] = float(bet[0]), float(bet[1]), bool(bet[2])
         if seat in self.outcomes:
             info.update(self.outcomes[seat])
-        return complete(info, TABLE_INFO)
+        info = complete(info, TABLE_INFO)
+        return info if self.info_text else self._numeric(info)
+
+    def _numeric(self, info: dict[str, Any]) -> dict[str, Any]:
+        """A seat's complete ``info`` with numbers only (``info_text=False``; envs/info.py): each text
+        value as its number, read from the text itself so that the two forms always agree."""
+        codes = {"phase": int(self.table.phase), "reason": reason_code(info["invalid_action"], self.n_bet),
+                 "bonus_line": self._line_index[info["bonus_line"]] if info["bonus_line"] else -1,
+                 "kind": int(SeatKind[info["kind"].upper()]) if info["kind"] else -1}
+        for key in ("cards", "dealer_cards"):
+            if info[key]:
+                codes[key] = parse_cards(info[key])
+        return numeric(info, codes)
 
     def why_illegal(self, seat: int, action: int) -> str | None:
         """None if ``action`` is legal for ``seat`` now (unmasked), else the reason."""
