@@ -265,7 +265,8 @@ def test_penalize_semantics_of_the_vector_env():
     env.reset(seed=4)
     obs, rew, term, _, info = env.step(np.array([0, 20]))  # env 1: a setting in the bet phase
     assert rew.tolist() == [0.0, -3.0] and term.tolist() == [False, True]
-    assert info["_invalid_action"].tolist() == [False, True] and info["invalid_action"][1] == 20
+    # every row carries every key (Gymnasium's sync layout): -1 where no action was penalised
+    assert info["_invalid_action"].all() and info["invalid_action"].tolist() == [-1, 20]
     assert info["reason"][1].startswith("the bet phase takes actions 0..6")
     assert info["net_chips"][1] == -15.0
     assert info["phase"].tolist() == ["set", "done"] and info["action_mask"][1].all()  # never an empty mask
@@ -278,7 +279,7 @@ def test_penalize_semantics_of_the_vector_env():
     _, rew, term, _, info = env.step(np.array([7 + s, 0]))  # env 1: a bet in the set phase
     assert term.all()
     assert info["fouled"][0] and info["main_result"][0] == -1.0 and rew[0] == -500.0 / 5.0
-    assert info["_invalid_action"].tolist() == [False, True]
+    assert info["_invalid_action"].all() and info["invalid_action"].tolist() == [-1, 0]
     assert info["reason"][1].startswith("bets are over; the set phase takes settings 7..27")
 
 

@@ -24,25 +24,23 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 
 from splitpoker.envs.asia_poker import AsiaPokerEnv, AsiaPokerSettingEnv
 from splitpoker.envs.base import SplitHandEnv, _config, env_layout, round_options
+from splitpoker.envs.info import check_info_text
 from splitpoker.envs.pai_gow_poker import PaiGowPokerEnv, PaiGowPokerSettingEnv
 from splitpoker.envs.rules.checks import is_integer
 from splitpoker.envs.rules.play import kernel as K
 from splitpoker.envs.rules.play.kernel import Phase
-from splitpoker.envs.rules.play.round_rows import Outputs, RoundRows
+from splitpoker.envs.rules.play.round_rows import RoundRows
 from splitpoker.envs.rules.play.seed_stream import (
     ROUND_SEED_BOUND,
     generator_from_state,
     states_from_generators,
 )
 from splitpoker.envs.setting_features import SettingFeatures
+from splitpoker.envs.vector.info import VectorInfo
 from splitpoker.envs.vector.sampling import sample_legal
 from splitpoker.envs.vector.threads import BlockPool
 
 _MODES = {AutoresetMode.NEXT_STEP: K.NEXT_STEP, AutoresetMode.SAME_STEP: K.SAME_STEP, AutoresetMode.DISABLED: K.DISABLED}
-_PHASE_NAMES = np.array(["bet", "set", "done"], dtype=object)
-_OUTCOME_KEYS = ("setting", "fouled", "hands_won", "main_result", "main_chips", "bonus_chips", "bonus_line",
-                 "net_chips", "dealer_cards", "dealer_setting", "agrees_with_house_way", "main_wager", "bonus_wager",
-                 "house_way_action")
 
 _MANUAL = """
 
@@ -96,21 +94,25 @@ _MANUAL = """
     * ``DISABLED``: stepping a finished sub-environment raises; ``reset(options={{"reset_mask":
       mask}})`` restarts the chosen ones.
 
-    Episodes never truncate. ``info`` holds arrays over sub-environments, each with a boolean
-    ``info["_key"]`` saying which rows carry it (Gymnasium's vector convention):
-    ``action_mask``, ``phase`` (``"bet"``/``"set"``/``"done"``) on every row; ``cards`` (the
-    seven card integers, ``splitpoker.envs.rules.cards.format_cards`` gives the single env's text) and
-    ``house_way_setting`` once the cards are dealt; on a settled round ``setting``,
-    ``fouled``, ``hands_won``, ``main_result``, ``main_chips``, ``bonus_chips``,
-    ``bonus_line`` (pay-line key, ``""`` if none pays), ``net_chips``, ``dealer_cards`` (integers, first
-    dealer hand), ``dealer_setting``, ``agrees_with_house_way``, ``main_wager``,
-    ``bonus_wager``, ``house_way_action``; on a penalised action ``invalid_action``,
-    ``reason``, ``net_chips``.
+    Episodes never truncate. ``info`` is what ``gym.make_vec("{env_id}", N,
+    vectorization_mode="sync")`` returns (:mod:`splitpoker.envs.vector.info`): every key of the
+    single env's ``info`` (:data:`splitpoker.envs.info.ROUND_INFO`, ``action_mask``, ``phase``) as
+    an array over sub-environments with the sync env's dtype, at every step (reset, step, autoreset
+    step, ``final_info``), each with a boolean ``info["_key"]`` saying which rows carry it
+    (Gymnasium's vector convention: every row, so a key that does not apply holds its default,
+    ``-1``, ``""``, ``0.0`` or ``False``; after ``reset(options={{"reset_mask": m}})`` the rows
+    reset). ``info["invalid_action"] >= 0`` marks the penalised rows, ``info["setting"] >= 0``
+    the settled ones. One difference from the sync env: ``cards`` and ``dealer_cards`` are the seven
+    card integers (``int64[N, 7]``, ``-1`` where no hand is shown; under the default
+    ``info_text=True`` ``_cards`` / ``_dealer_cards`` mark the rows where the hand is shown:
+    dealt, settled); ``splitpoker.envs.rules.cards.format_card_rows`` gives the single env's text.
+    With ``info_text=False`` every value is a number, as the single env's then (cards included),
+    and the info is the sync env's in every key, dtype and mask.
 
     ## Arguments
     ``gym.make_vec("{env_id}", num_envs=N, vectorization_mode="vector_entry_point",
-    autoreset_mode=AutoresetMode.NEXT_STEP, num_threads=None, **fields)`` or ``{cls}(num_envs,
-    config=None, autoreset_mode=..., num_threads=None, **fields)``: the config and every keyword
+    autoreset_mode=AutoresetMode.NEXT_STEP, num_threads=None, info_text=True, **fields)`` or
+    ``{cls}(num_envs, config=None, autoreset_mode=..., num_threads=None, info_text=True, **fields)``: the config and every keyword
     of the single environment (``house_way``, ``rules``, ``dealer_samples``,
     ``observe_settings``, bet levels, bonus table, ``allow_house_way_action``,
     ``invalid_action``, ...). ``num_envs`` must be a positive integer. ``num_threads``: threads
@@ -119,11 +121,17 @@ _MANUAL = """
     (default): one thread per {min_block} sub-environments, at most one per usable CPU
     (``os.sched_getaffinity``), so a few environments step in the calling thread alone and 256
     or more use every core; an integer ``1..64`` fixes it. Results do not depend on it (a test
-    steps 1, 2 and 3 threads side by side). ``render_mode`` is not supported
-    (render a single env instead).
+    steps 1, 2 and 3 threads side by side). ``info_text``: ``True`` (default) text where the single
+    env has text (``phase``, ``bonus_line``, ``reason``), ``False`` numbers only (the codes of
+    :mod:`splitpoker.envs.info`; tensor libraries such as TorchRL, docs/clients.md).
+    ``render_mode`` is not supported (render a single env instead).
 
     ## Version History
     * v0: initial release (numba batch step; penalised invalid actions as described above).
+    * v0, revised in 0.2 (same id; observations, rewards and ends unchanged): ``info`` holds every
+      key of the sync vector env at every step, every row marked in ``_key`` (before, a row was
+      marked only where the value was live: test ``info["invalid_action"] >= 0`` instead of
+      ``info["_invalid_action"]``); ``info_text=False``.
     """
 
 
@@ -166,7 +174,8 @@ class SplitHandVectorEnv(VectorEnv):
     env_id: str = ""
 
     def __init__(self, num_envs: int = 1, config=None, *, autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP,
-                 num_threads: int | None = None, render_mode: str | None = None, **overrides):
+                 num_threads: int | None = None, render_mode: str | None = None, info_text: bool = True,
+                 **overrides):
         if not is_integer(num_envs) or not 1 <= num_envs <= MAX_NUM_ENVS:
             raise ValueError(f"num_envs={num_envs!r}: expected an integer 1..{MAX_NUM_ENVS:,} (the number of "
                              f"sub-environments; each holds about 8 KB of state)")
@@ -178,6 +187,7 @@ class SplitHandVectorEnv(VectorEnv):
         except ValueError:
             raise ValueError(f"autoreset_mode={autoreset_mode!r}: expected one of "
                              f"{[m.value for m in AutoresetMode]} (gymnasium.vector.AutoresetMode)") from None
+        self.info_text = check_info_text(info_text)
         single = self.single_env_cls
         # the config is validated exactly as the single env validates it
         self.config = cfg = _config(single.config_cls, config, overrides, f"{type(self).__name__}.__init__()")
@@ -208,6 +218,7 @@ class SplitHandVectorEnv(VectorEnv):
         self.player, self.dealers, self.ranks, self.fouled = r.player, r.dealers, r.ranks, r.fouled
         self.house_way_setting, self.phase, self.main_wager, self.bonus_wager = (r.house_way, r.phase, r.main_wager,
                                                                                 r.bonus_wager)
+        self._info = VectorInfo(r, lay.house_way_action, self.info_text)
         self._features = SettingFeatures(self.game.game, self.game.table.class_category) \
             if cfg.setting_features else None
         self._features_start = lay.features_start
@@ -231,7 +242,7 @@ class SplitHandVectorEnv(VectorEnv):
         out = self.rows.reset(which)  # every row's observation written from the state
         obs = self._with_features(out.obs)
         self._reset_called = True
-        return obs, self._base_info()
+        return obs, self._info.reset(which)
 
     def step(self, actions):
         self._check_open("step")
@@ -248,25 +259,8 @@ class SplitHandVectorEnv(VectorEnv):
         final_obs = out.final_obs
         if before is not None and self._mode == K.SAME_STEP and out.terminated.any():
             # a finished round's final observation shows that round's settings (phase done)
-            done = out.terminated
             final_obs = self._with_features(final_obs, before[0], before[1], np.ones(n, dtype=bool))
-        self._last = out
-        info = self._base_info()
-        outcome = self._outcome_info(out, a)
-        if self._mode == K.SAME_STEP:
-            done = out.terminated
-            if done.any():
-                final = dict(outcome)
-                final.update(self._final_base_info(done))
-                final_objs = np.full(n, None, dtype=object)
-                for i in np.flatnonzero(done):
-                    final_objs[i] = final_obs[i]
-                info["final_obs"] = final_objs
-                info["_final_obs"] = done.copy()
-                info["final_info"] = final
-                info["_final_info"] = done.copy()
-        else:
-            info.update(outcome)
+        info = self._info.same_step(out, a, final_obs) if self._mode == K.SAME_STEP else self._info.step(out, a)
         return obs, out.reward, out.terminated, np.zeros(n, dtype=np.bool_), info  # obs: fresh, never written again
 
     def _with_features(self, rows: np.ndarray, ranks=None, fouled=None, show=None) -> np.ndarray:
@@ -372,54 +366,6 @@ class SplitHandVectorEnv(VectorEnv):
             gens = [seeding.np_random(seeds[i])[0] for i in fresh]
             self.rows.streams[fresh] = states_from_generators(gens)
         self._seeded = True
-
-    def _base_info(self) -> dict[str, Any]:
-        n = self.num_envs
-        dealt = self.phase != K.BET
-        everyone = np.ones(n, dtype=np.bool_)
-        return {"action_mask": self.rows.mask.copy(), "_action_mask": everyone,
-                "phase": _PHASE_NAMES.take(self.phase), "_phase": everyone.copy(),
-                "cards": self.player.copy(), "_cards": dealt,
-                "house_way_setting": self.house_way_setting.copy(), "_house_way_setting": dealt.copy()}
-
-    def _final_base_info(self, done) -> dict[str, Any]:
-        """Base info of the finished rounds (SAME_STEP; the state already holds the next round)."""
-        n = self.num_envs
-        out = self._last
-        return {"action_mask": np.ones((n, self.n_actions), dtype=np.bool_), "_action_mask": done.copy(),
-                "phase": np.where(done, "done", "").astype(object), "_phase": done.copy(),
-                "cards": out.cards, "_cards": done.copy(),
-                "house_way_setting": out.house_way, "_house_way_setting": done.copy()}
-
-    def _outcome_info(self, out: Outputs, actions) -> dict[str, Any]:
-        settled = out.kind == K.KIND_SETTLED
-        invalid = out.kind == K.KIND_INVALID
-        info: dict[str, Any] = {}
-        if np.count_nonzero(settled):  # (count_nonzero: a fraction of .any()'s call cost)
-            values = {"setting": out.setting, "fouled": out.fouled, "hands_won": out.hands_won,
-                      "main_result": out.main_result, "main_chips": out.main_chips, "bonus_chips": out.bonus_chips,
-                      "bonus_line": self.rows.line_keys.take(out.bonus_line), "net_chips": out.net_chips,
-                      "dealer_cards": out.dealer_cards, "dealer_setting": out.dealer_setting,
-                      "agrees_with_house_way": out.setting == out.house_way, "main_wager": out.main_wager,
-                      "bonus_wager": out.bonus_wager,
-                      "house_way_action": (actions == self.house_way_action) if self.house_way_action is not None
-                      else np.zeros(self.num_envs, dtype=np.bool_)}
-            for k in _OUTCOME_KEYS:  # one shared row mask: Gymnasium's "_key" arrays, read-only by convention
-                info[k] = values[k]
-                info[f"_{k}"] = settled
-        if np.count_nonzero(invalid):
-            reasons = np.full(self.num_envs, "", dtype=object)
-            for i in np.flatnonzero(invalid):
-                reasons[i] = self.rows.reason_text(int(out.reason[i]))
-            info["invalid_action"] = np.where(invalid, actions, -1)
-            info["_invalid_action"] = invalid
-            info["reason"] = reasons
-            info["_reason"] = invalid.copy()
-            ended = settled | invalid
-            for k, v in (("net_chips", out.net_chips), ("main_wager", out.main_wager), ("bonus_wager", out.bonus_wager)):
-                info[k] = v
-                info[f"_{k}"] = ended
-        return info
 
 
 def _manual(cls, single, env_id):
