@@ -28,8 +28,8 @@ $(STAMP): pyproject.toml
 	       --extra-index-url $(TORCH_CPU_INDEX) "torch==$(TORCH)+cpu" \
 	  || $(PIP) install --disable-pip-version-check -q --no-compile "torch==$(TORCH)"
 	# rliable: tests/test_benchmark_stats.py checks the benchmark's IQM and intervals against it
-	# (skipped without it, so the suite would not run every test).
-	$(PIP) install --disable-pip-version-check -q --no-compile -e ".[train,rllib,dev,rliable]"
+	# (skipped without it, so the suite would not run every test). torchrl: tests/test_torchrl.py.
+	$(PIP) install --disable-pip-version-check -q --no-compile -e ".[train,rllib,dev,rliable,torchrl]"
 	$(PY) -c 'import compileall, sysconfig; compileall.compile_dir(sysconfig.get_paths()["purelib"], quiet=2, workers=0)'
 	touch $(STAMP)
 
