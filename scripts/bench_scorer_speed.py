@@ -29,6 +29,7 @@ if __name__ == "__main__":
 import argparse
 import time
 
+from splitpoker.agents.process_state import leaves_process_as_found
 from splitpoker.scripts.support import cli
 
 ENVS = {"asia": ("splitpoker/AsiaPokerSetting-v0", {"house_way": "asia-000"}),
@@ -46,6 +47,7 @@ def parse_args(argv=None):
     return p.parse_args(argv)
 
 
+@leaves_process_as_found
 def measure(game: str, steps: int, log=print) -> dict:
     import torch
 

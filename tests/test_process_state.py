@@ -19,7 +19,12 @@ import pytest
 import yaml
 
 from splitpoker.agents import process_state
-from splitpoker.agents.process_state import differences, leaves_process_as_found, preserved, snapshot
+from splitpoker.agents.process_state import (
+    differences,
+    leaves_process_as_found,
+    preserved,
+    snapshot,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -25,6 +25,7 @@ import numpy as np
 import torch as th
 
 from splitpoker.agents.policies.setting_scorer import SettingScorerNet
+from splitpoker.agents.process_state import leaves_process_as_found
 from splitpoker.envs.rules.play.observation import OBS_SIZE
 from splitpoker.scripts.support.cli import SETTING_ENVS
 
@@ -145,6 +146,7 @@ def exact_regrets(model, game: str, hands: int, log) -> tuple[np.ndarray, np.nda
     return es.regrets(rec.settings), rec.settings, es.score(rec.settings, rec.cards), es
 
 
+@leaves_process_as_found
 def run_scorer_benchmark(args, log=print) -> dict:
     from splitpoker.agents.evaluation.evaluate import mean_ci
 

@@ -18,6 +18,7 @@ from typing import Any
 
 import numpy as np
 
+from splitpoker.agents.process_state import leaves_process_as_found
 from splitpoker.envs.vector.env import resolve_num_threads, usable_cpus
 
 SETTING_IDS = ("splitpoker/AsiaPokerSetting-v0", "splitpoker/PaiGowPokerSetting-v0")
@@ -204,6 +205,7 @@ class _TimedVecEnv:
         return Timed(venv)
 
 
+@leaves_process_as_found
 def training_rates(train_steps: int, n_envs_list=(4, 64), rollout: int = 4096, batch_size: int = 512) -> dict[str, Any]:
     """MaskablePPO steps/s on AsiaPokerSetting-v0 with the shipped config's env and network
     (dealer_samples 16, observe_settings, [256, 256], batch 512, 5 epochs), native vs DummyVecEnv."""
