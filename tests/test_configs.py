@@ -56,9 +56,12 @@ def test_paytable_configs_load(path):
 def test_readme_python_example_runs():
     text = (ROOT / "README.md").read_text()
     code = re.search(r"```python\n(import gymnasium.*?)```", text, re.S).group(1)
-    code = code.replace("learn(50_000)", "learn(256)")
+    code = code.replace("learn(8_192, progress_bar=True)", "learn(256)")
     ns = {}
-    exec(compile(code, "README.md", "exec"), ns)
+    from splitpoker.agents.process_state import preserved
+
+    with preserved():  # the example is a user's session: it sets torch to one thread
+        exec(compile(code, "README.md", "exec"), ns)
     env, action, info, reward = ns["env"], int(ns["action"]), ns["info"], ns["reward"]
     assert env.spec.id == "splitpoker/AsiaPokerSetting-v0" and ns["terminated"] and not ns["truncated"]
     assert env.action_space.contains(action) and info["setting"] is not None and len(info["cards"].split()) == 7
