@@ -4,7 +4,7 @@ evaluate it against the random policy and the house way on the same fixed hands,
 comparison, and write the plot, the JSON and the TensorBoard logs.
 
 Examples:
-    python scripts/demo.py                          # ~250k steps, 3,000 evaluation hands
+    python scripts/demo.py                          # 50,000 steps, 3,000 evaluation hands
     python scripts/demo.py --timesteps 20000 --hands 300
 
 Ctrl-C exits 130 (during training, the training code's own interrupt handling applies).
