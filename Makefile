@@ -1,6 +1,7 @@
 # splitpoker: the two commands of the README.
 #   make demo   install everything, train MaskablePPO briefly, evaluate it, write plot + logs
 #   make test   install everything and run the test suite
+#   make serve  the strategy explorer in the browser (docs/explorer/explorer.md)
 PYTHON ?= python3
 VENV   ?= .venv
 PY      = $(VENV)/bin/python
@@ -8,8 +9,9 @@ PIP     = $(PY) -m pip
 STAMP   = $(VENV)/.installed
 TORCH   ?= 2.13.0
 TORCH_CPU_INDEX ?= https://download.pytorch.org/whl/cpu
+SUDO    ?= $(shell [ "$$(id -u)" = 0 ] || echo sudo -n)
 
-.PHONY: install test test-fast demo lint clean
+.PHONY: install test test-fast demo serve lint clean
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -29,8 +31,16 @@ $(STAMP): pyproject.toml
 	  || $(PIP) install --disable-pip-version-check -q --no-compile "torch==$(TORCH)"
 	# rliable: tests/test_benchmark_stats.py checks the benchmark's IQM and intervals against it
 	# (skipped without it, so the suite would not run every test). torchrl: tests/test_torchrl.py.
-	$(PIP) install --disable-pip-version-check -q --no-compile -e ".[train,rllib,dev,rliable,torchrl]"
+	$(PIP) install --disable-pip-version-check -q --no-compile -e ".[train,rllib,dev,rliable,torchrl,serve]"
 	$(PY) -c 'import compileall, sysconfig; compileall.compile_dir(sysconfig.get_paths()["purelib"], quiet=2, workers=0)'
+	# Debian's chromium for the explorer's browser test (tests/test_explorer_browser.py drives it
+	# through Playwright's executable_path; Playwright's own browser download is not needed). Where
+	# it cannot be installed (no apt-get, no root) the test is skipped and says why.
+	command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1 \
+	  || { command -v apt-get >/dev/null 2>&1 && $(SUDO) apt-get install -y -q chromium >/dev/null 2>&1; } \
+	  || { command -v apt-get >/dev/null 2>&1 && $(SUDO) apt-get update -q >/dev/null 2>&1 \
+	       && $(SUDO) apt-get install -y -q chromium >/dev/null 2>&1; } \
+	  || echo "note: chromium could not be installed (apt-get install chromium): the browser test will be skipped"
 	touch $(STAMP)
 
 install: $(STAMP)
@@ -43,6 +53,10 @@ test-fast: install
 
 demo: install
 	$(PY) scripts/demo.py $(DEMO_ARGS)
+
+# the strategy explorer on http://127.0.0.1:8765 (docs/explorer/explorer.md); SERVE_ARGS="--port 9000 --model ..."
+serve: install
+	$(PY) scripts/serve.py $(SERVE_ARGS)
 
 lint: install
 	$(PY) -m ruff check splitpoker envs agents scripts tests

@@ -21,13 +21,17 @@ Sections (``--only`` to pick):
              after the fused scorer function, interleaved, with both models' final exact regret on the
              same validation hands (scripts/support/speed_scorer.py; --train-steps per run); with
              --scorer-light also each game's lighter update on today's code
+  serve      (only with --only) the strategy explorer (scripts/serve.py) over loopback HTTP: warm
+             /api/analyze latency p50/p95 over --serve-hands random hands per game beside the solver
+             alone, then 16 requests at once three times (all answered? memory before/after)
 
 Examples:
-    python scripts/benchmark.py --out docs/benchmarks.json
+    python scripts/benchmark.py --out docs/benchmarks/benchmarks.json
     python scripts/benchmark.py --only env --seconds 5
-    python scripts/benchmark.py --only vector --out docs/benchmarks_vector.json
-    python scripts/benchmark.py --only schedule --out docs/benchmarks_schedule.json
-    python scripts/benchmark.py --only scorer --train-steps 4096 --out docs/rl_benchmark_scorer_speed.json
+    python scripts/benchmark.py --only vector --out docs/benchmarks/benchmarks_vector.json
+    python scripts/benchmark.py --only schedule --out docs/benchmarks/benchmarks_schedule.json
+    python scripts/benchmark.py --only scorer --train-steps 4096 --out docs/rl_benchmark/rl_benchmark_scorer_speed.json
+    python scripts/benchmark.py --only serve --out docs/explorer/benchmark_serve.json
 
 --out must name a .json file in an existing, writable folder (checked before any timing) and is
 written atomically. Ctrl-C exits 130 and prints the sections finished so far (marked
@@ -54,7 +58,7 @@ import numpy as np
 
 from splitpoker.scripts.support import cli
 
-SECTIONS = ("rules", "houseway", "simulate", "env", "bonus", "exact", "vector", "schedule", "scorer", "render")
+SECTIONS = ("rules", "houseway", "simulate", "env", "bonus", "exact", "vector", "schedule", "scorer", "render", "serve")
 SCORER_GAMES = ("paigow", "asia")  # the keys of scripts/support/speed_scorer.py's GAMES
 
 
@@ -278,6 +282,12 @@ def _games(text: str) -> list[str]:
     return list(dict.fromkeys(games))
 
 
+def bench_serve(args) -> dict:
+    from splitpoker.scripts.support.speed_serve import serve_benchmark
+
+    return serve_benchmark(args.serve_hands, log=lambda m: print(m, file=sys.stderr, flush=True))
+
+
 def bench_scorer(args) -> dict:
     from splitpoker.scripts.support.speed_scorer import run_scorer_benchmark
 
@@ -309,12 +319,14 @@ def main(argv=None) -> int:
                    default=200, help="scorer section: validation hands the final exact regret is measured on (default 200)")
     p.add_argument("--schedule-batches", type=cli.count(1, 40, "the house-way proof has 40 batches"), default=4,
                    help="schedule section: batches of the house-way proof timed (default 4, the largest rows; 1..40)")
+    p.add_argument("--serve-hands", type=cli.count(1, 10_000, "time: ~0.3 s a request"), default=100,
+                   help="serve section: random hands per game timed one request at a time (default 100)")
     p.add_argument("--out", help="also write the JSON to this file (.json, atomically)")
     args = p.parse_args(argv)
     cli.handle_interrupts()
     if cli.refuse_output("--out", args.out, (".json",)):
         return 2
-    sections = list(dict.fromkeys(args.only)) if args.only else [s for s in SECTIONS if s not in ("bonus", "vector", "schedule", "scorer", "render")]
+    sections = list(dict.fromkeys(args.only)) if args.only else [s for s in SECTIONS if s not in ("bonus", "vector", "schedule", "scorer", "render", "serve")]
     if "scorer" in sections and args.train_steps < 1:
         p.error("--train-steps 0: the scorer section needs at least 1 timed step")
     if args.scorer_light and "scorer" not in sections:

@@ -13,7 +13,7 @@ import functools
 import importlib
 
 SCRIPTS = ("analyze", "bench_card_removal", "bench_scorer_speed", "bench_warm_start", "benchmark", "benchmark_rl", "bonus_table",
-           "cache", "check_house_way", "dataset", "demo", "evaluate", "evaluate_sessions", "report", "rllib_ppo", "session_dp",
+           "cache", "check_house_way", "dataset", "demo", "evaluate", "evaluate_sessions", "report", "rllib_ppo", "serve", "session_dp",
            "simulate", "simulate_table", "solve_all", "solve_sample", "strategy_card", "train", "tune")
 
 
