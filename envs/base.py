@@ -20,6 +20,7 @@ from gymnasium import spaces
 
 from splitpoker.envs.actions import as_action
 from splitpoker.envs.info import ROUND_INFO, check_info_text, complete, numeric, unexpected_keywords
+from splitpoker.envs.render import check_render_mode
 from splitpoker.envs.rules.cards import format_cards
 from splitpoker.envs.rules.play import kernel as K
 from splitpoker.envs.rules.play.kernel import Phase
@@ -109,9 +110,7 @@ class SplitHandEnv(gym.Env):
     def __init__(self, config=None, *, betting: bool | None = None, render_mode: str | None = None,
                  info_text: bool = True, **overrides):
         self.config = _config(self.config_cls, config, overrides, f"{type(self).__name__}.__init__()")
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode={render_mode!r}: expected one of {self.metadata['render_modes']} or None")
-        self.render_mode = render_mode
+        self.render_mode = check_render_mode(render_mode, self.metadata["render_modes"])
         self.betting = type(self).betting if betting is None else bool(betting)
         self.game = self.config.make_game()
         self.layout = lay = env_layout(self.config, self.betting)

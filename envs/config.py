@@ -23,6 +23,7 @@ from splitpoker.envs.rules.bonus.paytables import PayTable, get_paytable
 from splitpoker.envs.rules.checks import check_flag as _flag
 from splitpoker.envs.rules.checks import check_int as _integer
 from splitpoker.envs.rules.checks import check_real as _real
+from splitpoker.envs.rules.checks import gib, short_repr
 from splitpoker.envs.rules.game import Game
 from splitpoker.envs.rules.games.spec import ASIA_POKER, PAI_GOW_POKER, SPECS, GameSpec
 from splitpoker.envs.rules.house_ways.registry import HouseWayStyle
@@ -30,6 +31,11 @@ from splitpoker.envs.rules.options import AsiaRules, PaiGowRules, dataclass_from
 
 INVALID_ACTION_MODES = ("raise", "penalize")
 MAX_DEALER_SAMPLES = 1000
+#: main levels x bonus levels: each bet action is a row of the bet table (~110 bytes as Python
+#: floats) and a mask entry per environment, and the policy's output layer has one unit per action
+MAX_BET_ACTIONS = 65_536
+#: the smallest reward_unit in chips: a table's bets (up to 1e6 chips) stay below 1e12 units
+MIN_REWARD_UNIT = 1e-6
 
 
 def _check_limits(lo_name: str, lo, hi_name: str, hi, bonus_name: str, bonus, chip) -> tuple[float, ...]:
@@ -82,7 +88,7 @@ def _paytable(value, game: str, what: str) -> PayTable | None:
         except ValueError as e:
             raise ValueError(f"{what}={value!r}: {e}") from None
     else:
-        raise ValueError(f"{what}={value!r} ({type(value).__name__}): expected a pay table name, a dict or null")
+        raise ValueError(f"{what}={short_repr(value)} ({type(value).__name__}): expected a pay table name, a dict or null")
     if table.game != game or table.kind != "odds":
         raise ValueError(f"{what} {table.name!r} is a {table.game}/{table.kind} table: expected a {game} odds table")
     return table
@@ -111,6 +117,9 @@ class _Common:
         if self.reward_unit is not None:
             try:
                 unit = _real("reward_unit", self.reward_unit, positive=True)
+                if unit < MIN_REWARD_UNIT:  # 1e-320 (subnormal) made every reward -inf or +inf
+                    raise ValueError(f"reward_unit={self.reward_unit!r}: expected at least {MIN_REWARD_UNIT:g} chips "
+                                     f"(a smaller unit makes rewards of 1e12 and more, beyond float32 training)")
             except ValueError as e:
                 raise ValueError(f"{e} (chips per reward unit), or null for the table minimum") from None
             object.__setattr__(self, "reward_unit", unit)
@@ -122,11 +131,11 @@ class _Common:
             except (ValueError, TypeError) as e:
                 raise ValueError(f"rules: {e}") from None
         elif not isinstance(self.rules, rules_cls):
-            raise ValueError(f"rules={self.rules!r}: expected {rules_cls.__name__} or a dict of its options")
+            raise ValueError(f"rules={short_repr(self.rules)}: expected {rules_cls.__name__} or a dict of its options")
 
     def _check_house_way(self, game: str):
         if not isinstance(self.house_way, str):
-            raise ValueError(f"house_way={self.house_way!r} ({type(self.house_way).__name__}): expected a house-way name")
+            raise ValueError(f"house_way={short_repr(self.house_way)} ({type(self.house_way).__name__}): expected a house-way name")
         try:
             object.__setattr__(self, "house_way", HouseWayStyle.parse(self.house_way, game=game).value)
         except ValueError as e:
@@ -171,6 +180,12 @@ class _Common:
         if getattr(self, paytable) is None and any(b > 0 for b in levels):
             raise ValueError(f"{bonus}_levels offer a bonus but {paytable} is null: set a pay table or {bonus}_levels: [0]")
         object.__setattr__(self, f"{bonus}_levels", levels)
+        n_main = len(getattr(self, f"{main}_levels"))
+        if n_main * len(levels) > MAX_BET_ACTIONS:
+            raise ValueError(f"{main}_levels ({n_main:,} levels) x {bonus}_levels ({len(levels):,}) = "
+                             f"{n_main * len(levels):,} bet actions: expected at most {MAX_BET_ACTIONS:,} (memory: "
+                             f"about {gib(110 * n_main * len(levels))} for the bet table of one environment, a mask "
+                             f"entry per action in every environment, an output unit per action in the policy)")
         setting = self._setting_field
         object.__setattr__(self, setting, _check_levels(setting, _real(setting, getattr(self, setting)),
                                                         lo, hi, False, chip)[0])
@@ -223,8 +238,12 @@ class _Common:
     def from_yaml(cls, path: str | Path, section: str | None = "env"):
         import yaml
 
-        with open(path) as f:
-            data = yaml.safe_load(f) or {}
+        from splitpoker.envs.config_file import load_yaml
+
+        try:
+            data = load_yaml(path) or {}
+        except yaml.YAMLError as e:
+            raise ValueError(f"{path} is not valid YAML: {e}") from None
         if not isinstance(data, dict):
             raise ValueError(f"{path}: expected a mapping of {cls.__name__} fields, got {type(data).__name__}")
         if section and section in data:
@@ -268,7 +287,7 @@ class AsiaPokerConfig(_Common):
             ``-invalid_action_penalty`` units) or ``raise`` (debugging: any masked action raises
             ValueError naming action and phase).
         invalid_action_penalty: the penalty in reward units (a finite number >= 0; default 1).
-        reward_unit: chips per reward unit (a positive finite number; default ``ante_min``, the
+        reward_unit: chips per reward unit (a finite number >= 1e-6; default ``ante_min``, the
             table minimum).
 
     Every field is checked when the config is built (``ValueError`` naming the field, the value

@@ -41,6 +41,14 @@ RED, BLACK, JOKER_COLOUR = "#c8102e", "#111111", "#6a1b9a"
 RANK_TEXT = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
 
 
+
+def check_render_mode(render_mode, modes) -> str | None:
+    """``render_mode`` if it is ``None`` or one of the env's ``modes``, else a ``ValueError`` naming it
+    (every env checks its ``render_mode`` here)."""
+    if render_mode is not None and render_mode not in modes:
+        raise ValueError(f"render_mode={render_mode!r}: expected one of {list(modes)} or None")
+    return render_mode
+
 @dataclass
 class TableView:
     """What one picture shows (plain data, built by ``SplitHandEnv._table_view``).

@@ -23,7 +23,8 @@ from splitpoker.envs.asia_poker import AsiaPokerEnv
 from splitpoker.envs.config import AsiaPokerConfig, PaiGowPokerConfig
 from splitpoker.envs.info import ROUND_INFO, SESSION_INFO, SESSION_ROUND_KEYS, complete
 from splitpoker.envs.pai_gow_poker import PaiGowPokerEnv
-from splitpoker.envs.rules.checks import is_integer
+from splitpoker.envs.render import check_render_mode
+from splitpoker.envs.rules.checks import check_real, is_integer
 from splitpoker.envs.rules.play.kernel import invalid_outcome
 from splitpoker.envs.rules.play.seed_stream import ROUND_SEED_BOUND
 
@@ -54,9 +55,7 @@ class SplitHandSessionEnv(gym.Env):
                  table: dict | Any = None, setting: str | Callable = "house-way", reward: str = "target",
                  invalid_action: str = "penalize", invalid_action_penalty: float = 1.0,
                  render_mode: str | None = None):
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode={render_mode!r}: expected one of {self.metadata['render_modes']} or None")
-        self.render_mode = render_mode
+        self.render_mode = check_render_mode(render_mode, self.metadata["render_modes"])
         if table is None:
             table = self.config_cls()
         elif isinstance(table, dict):
@@ -86,7 +85,7 @@ class SplitHandSessionEnv(gym.Env):
         if invalid_action not in ("raise", "penalize"):
             raise ValueError(f"invalid_action={invalid_action!r}: expected 'raise' or 'penalize'")
         self.invalid_action = invalid_action
-        self.invalid_action_penalty = float(invalid_action_penalty)
+        self.invalid_action_penalty = check_real("invalid_action_penalty", invalid_action_penalty, minimum=0.0)
         if not (isinstance(setting, str) and setting in SETTERS) and not callable(setting):
             raise ValueError(f"setting={setting!r}: expected one of {SETTERS} or a callable cards -> setting index")
         self.setting = setting
@@ -407,7 +406,8 @@ class AsiaPokerSessionEnv(SplitHandSessionEnv):
     reward="target" | "bankroll" | "log", invalid_action="penalize" | "raise",
     invalid_action_penalty=1.0, render_mode=None | "ansi" | "human" | "rgb_array")``. Bankroll and target are in
     chips. A bankroll or target that is not positive, a target not above the bankroll, a bankroll
-    below the smallest bet or neither target nor hand limit raise ``ValueError`` naming the value.
+    below the smallest bet, neither target nor hand limit, or an ``invalid_action_penalty`` that is
+    not a finite number >= 0 (the single envs' check) raise ``ValueError`` naming the value.
 
     ## Version History
     * v0: initial release.

@@ -1,8 +1,11 @@
 """Bonus classification and pay tables: every line on a hand-picked hand, and the exhaustive
 enumeration pinned to published and hand-derived counts."""
 
+import re
+
 import numpy as np
 import pytest
+import yaml
 
 from splitpoker.envs.rules.bonus.features import (
     BonusFlag,
@@ -94,10 +97,47 @@ def test_paytable_data_validation():
         PayTable.from_dict(dict(good, lines=[good["lines"][0], good["lines"][0]]))
     with pytest.raises(ValueError, match="unknown pay table field"):
         PayTable.from_dict(dict(good, colour="red"))
-    with pytest.raises(ValueError, match="odds -1"):
+    with pytest.raises(ValueError, match="odds=-1"):
         PayTable.from_dict(dict(good, lines=[dict(good["lines"][0], odds=-1)]))
     with pytest.raises(ValueError, match="unknown pay table 'nope'"):
         get_paytable("nope")
+
+
+@pytest.mark.parametrize("odds,shown", [(float("nan"), "nan"), (float("inf"), "inf"), (-2.5, "-2.5"), (0, "0"),
+                                        (True, "True"), ("40", "'40'")])
+def test_pay_table_odds_that_are_not_a_finite_positive_number_are_refused_naming_the_line(odds, shown, tmp_path,
+                                                                                          capsys):
+    """``odds: .nan`` was accepted (``nan <= 0`` is false) and the line silently never paid; inf
+    paid inf. Refused in the table's data, the env keyword and bonus_table.py --paytable-file,
+    naming the line and its field."""
+    from splitpoker.envs.config import PaiGowPokerConfig
+    from splitpoker.scripts import bonus_table
+
+    fortune = get_paytable("fortune").to_dict()
+    lines = [dict(ln) for ln in fortune["lines"]]
+    lines[2]["odds"] = odds
+    key = lines[2]["key"]
+    msg = f"pay table 'fortune' line 2: pay line {key!r}: odds={shown}: expected a finite number > 0"
+    with pytest.raises(ValueError, match=re.escape(msg)):
+        PayTable.from_dict(dict(fortune, lines=lines))
+    with pytest.raises(ValueError, match=re.escape(f"fortune_paytable: {msg}")):
+        PaiGowPokerConfig(fortune_paytable=dict(fortune, lines=lines))
+    path = tmp_path / "t.yaml"
+    path.write_text(yaml.safe_dump(dict(fortune, lines=lines)))  # odds: .nan, .inf, -2.5, 0, true, '40'
+    assert bonus_table.main(["--game", "paigow", "--paytable-file", str(path)]) == 2
+    assert msg in capsys.readouterr().err
+
+
+def test_pay_table_caps_and_lines_of_the_wrong_shape_are_refused():
+    fortune = get_paytable("fortune").to_dict()
+    for cap in (float("nan"), float("inf"), -1, 0, "50000"):
+        with pytest.raises(ValueError, match=re.escape(f"pay table 'fortune': max_payout={cap!r}: expected a finite")):
+            PayTable.from_dict(dict(fortune, max_payout=cap))
+    assert PayTable.from_dict(dict(fortune, max_payout=50_000)).max_payout == 50_000
+    with pytest.raises(ValueError, match=r"line 1: missing field\(s\) \['odds'\]"):
+        PayTable.from_dict(dict(fortune, lines=[fortune["lines"][0], {"key": "x", "predicate": "seven_card_straight_flush_joker"}]))
+    with pytest.raises(ValueError, match="line 0: 'royal': expected a mapping"):
+        PayTable.from_dict(dict(fortune, lines=["royal"]))
 
 
 @pytest.fixture(scope="module")

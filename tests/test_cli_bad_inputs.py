@@ -186,6 +186,17 @@ CASES = [
     ("benchmark", ["--scorer-hands", "1"], 2, "argument --scorer-hands: 1: expected an integer 2..10,000"),
     ("benchmark", ["--only", "scorer", "--train-steps", "0"], 2, "--train-steps 0: the scorer section needs at least 1 timed step"),
     ("benchmark", ["--only", "env", "--scorer-light"], 2, "--scorer-light times rows of the scorer section, which this run leaves out"),
+    ("benchmark", ["--serve-hands", "0"], 2, "argument --serve-hands: 0: expected an integer 1..10,000"),
+    # serve.py (refused before any table is loaded)
+    ("serve", ["--port", "70000"], 2, "argument --port: 70000: expected a port 0..65535"),
+    ("serve", ["--port", "http"], 2, "argument --port: 'http' is not an integer"),
+    ("serve", ["--workers", "0"], 2, "argument --workers: 0: expected an integer 1..16"),
+    ("serve", ["--styles", "vegas"], 2, "argument --styles: 'vegas': expected house-way styles separated by commas"),
+    ("serve", ["--host", "my laptop"], 2, "--host 'my laptop': expected an IP address such as 127.0.0.1"),
+    ("serve", ["--model", "{t}/missing.zip"], 2, "--model {t}/missing.zip: no such file"),
+    ("serve", ["--reports", "{t}/afile"], 2, "--reports {t}/afile: no such folder"),
+    ("serve", ["--cards", "{t}/nofolder"], 2, "--cards {t}/nofolder: no such folder"),
+    ("serve", ["--card", "{t}/nocard.yaml"], 2, "--card {t}/nocard.yaml: no such file"),
     # bench_card_removal.py
     ("bench_card_removal", ["--game", "blackjack"], 2, "argument --game: invalid choice: 'blackjack'"),
     ("bench_card_removal", ["--hands", "1"], 2, "argument --hands: 1: expected an integer 2..100,000"),

@@ -67,6 +67,12 @@ SCRIPTS = {
         "bound": (["--game", "asia", "--samples", "100000001", "Qh Th 8h 3h Kd 5d Tc"],
                   "argument --samples: 100000001: expected an integer 1..100,000,000"),
     },
+    "serve": {
+        "interrupt": (["--port", "0", "--styles", "paigow-igw"], False, True),
+        "state": na("reads no file back (its dealer tables: tests/test_cache.py rebuilds a corrupt one)"),
+        "output": na("writes no file (it answers requests)"),
+        "bound": (["--workers", "17"], "argument --workers: 17: expected an integer 1..16"),
+    },
     "bench_card_removal": {
         "interrupt": (["--game", "paigow", "--hands", "2000", "--seed", "91"], False, True),
         "state": na("reads no file back (its evaluation hands and removal arrays: the cache, tests/test_cache.py)"),

@@ -36,6 +36,26 @@ def test_bad_input_at_make(env_id, kwargs, match):
         gym.make(env_id, **kwargs)
 
 
+@pytest.mark.parametrize("env_id", IDS)
+@pytest.mark.parametrize("value,match", [
+    (float("nan"), "invalid_action_penalty=nan: expected a finite number >= 0"),
+    (float("inf"), "invalid_action_penalty=inf: expected a finite number >= 0"),
+    (-5, "invalid_action_penalty=-5: expected a finite number >= 0"),  # was a reward of +5 for an invalid action
+    (True, r"invalid_action_penalty=True \(bool\): expected a finite number >= 0"),
+    ("abc", r"invalid_action_penalty='abc' \(str\): expected a finite number >= 0")])
+def test_the_invalid_action_penalty_is_checked_as_the_single_envs_check_it(env_id, value, match):
+    """NaN, -5, inf and True were accepted, "abc" failed without naming the field; the single
+    envs' config refuses each with the same message."""
+    from splitpoker.envs.config import AsiaPokerConfig
+
+    with pytest.raises(ValueError, match=match):
+        AsiaPokerConfig(invalid_action_penalty=value)
+    with pytest.raises(ValueError, match=match):
+        gym.make(env_id, invalid_action_penalty=value)
+    for ok in (0, 2.5, np.float32(1.5)):
+        assert gym.make(env_id, invalid_action_penalty=ok).unwrapped.invalid_action_penalty == float(ok)
+
+
 def test_table_limits_that_make_no_bet_possible():
     with pytest.raises(ValueError, match="below the smallest bet"):
         gym.make(IDS[0], bankroll=20, target=100, table={"ante_levels": [25, 50], "ante_min": 25, "setting_ante": 25})

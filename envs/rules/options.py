@@ -13,6 +13,8 @@ from typing import Any
 
 import numpy as np
 
+from splitpoker.envs.rules.checks import short_repr
+
 WHEEL_LOWEST = "lowest"
 WHEEL_SECOND_HIGHEST = "second_highest"
 _WHEEL_CHOICES = (WHEEL_LOWEST, WHEEL_SECOND_HIGHEST)
@@ -22,12 +24,12 @@ def dataclass_from_dict(cls, data: dict[str, Any] | None, what: str = "option(s)
     """``cls(**data)`` after checking every key is a field: an unknown key raises ``ValueError``
     naming it and listing the fields (configs fail loudly on a typo)."""
     if data is not None and not isinstance(data, dict):
-        raise ValueError(f"{cls.__name__} {what}: expected a mapping of field names to values, got {data!r}")
+        raise ValueError(f"{cls.__name__} {what}: expected a mapping of field names to values, got {short_repr(data)}")
     data = dict(data or {})
     names = {f.name for f in dataclasses.fields(cls)}
     unknown = sorted(set(data) - names)
     if unknown:
-        raise ValueError(f"unknown {cls.__name__} {what} {unknown}: expected some of {sorted(names)}")
+        raise ValueError(f"unknown {cls.__name__} {what} {short_repr(unknown)}: expected some of {sorted(names)}")
     return cls(**data)
 
 

@@ -30,12 +30,14 @@ def setting_entry(game: Game, hand, s, ev, se, method="monte-carlo") -> dict:
 
 def analyze_hand(game: Game, cards, *, samples: int = 20_000, seed: int = 0, include_fouled: bool = False,
                  exact: bool = False, chunk: int | None = None, progress: Callable[[int], None] | None = None,
-                 log: Callable[[str], None] | None = None) -> dict:
+                 log: Callable[[str], None] | None = None, solver=None) -> dict:
     """Every setting of ``cards`` ranked by EV (best first, ties by setting index), with the
     house way's setting, rule and EV: Monte Carlo over ``samples`` dealer hands seeded ``seed``
     (``progress(n)`` after each ``chunk``), or with ``exact`` the exact solver over all dealer
-    hands (``log`` receives the dealer table's cache messages). Fouled settings are listed only
-    with ``include_fouled``. Returns a JSON-ready dict (the ``--json`` output of
+    hands (``log`` receives the dealer table's cache messages; ``solver``: an
+    :class:`~splitpoker.envs.solver.exact.ExactSolver` of the same game, style and rules to reuse, as
+    the explorer's server does, instead of loading the dealer table again). Fouled settings are
+    listed only with ``include_fouled``. Returns a JSON-ready dict (the ``--json`` output of
     ``scripts/analyze.py``)."""
     hand = game.hand(cards)
     hw = game.house_way(hand)
@@ -43,7 +45,13 @@ def analyze_hand(game: Game, cards, *, samples: int = 20_000, seed: int = 0, inc
     if exact:
         from splitpoker.envs.solver.exact import ExactSolver
 
-        res = ExactSolver(game, log=log).solve(hand)
+        if solver is None:
+            solver = ExactSolver(game, log=log)
+        elif (solver.game.game, solver.game.style, solver.game.rules) != (game.game, game.style, game.rules):
+            raise ValueError(f"a solver of {solver.game.game} / {solver.game.style.value} / {solver.game.rules!r} "
+                             f"given for {game.game} / {game.style.value} / {game.rules!r}: expected one of the same "
+                             f"game, style and rules")
+        res = solver.solve(hand)
         mean, stderr = res.ev, np.zeros(game.n_settings)
         optimal = set(res.optimal_settings().tolist())
     else:

@@ -10,6 +10,7 @@ from gymnasium import spaces
 
 from splitpoker.envs.actions import as_action
 from splitpoker.envs.config import AsiaPokerConfig, PaiGowPokerConfig
+from splitpoker.envs.render import check_render_mode
 from splitpoker.envs.rules.checks import is_integer
 from splitpoker.envs.rules.games.spec import get_spec
 from splitpoker.envs.rules.play.kernel import Phase
@@ -81,9 +82,7 @@ class TableEnv(gym.Env):
     def __init__(self, seat: int = 1, other_seats: int = 5, other_policy: Any = "house_way", *,
                  envy: bool | None = None, envy_unit: float = 1.0, house_way_bet=None, config=None,
                  render_mode: str | None = None, info_text: bool = True, **overrides):
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode={render_mode!r}: expected one of {self.metadata['render_modes']} or None")
-        self.render_mode = render_mode
+        self.render_mode = check_render_mode(render_mode, self.metadata["render_modes"])
         if not is_integer(seat) or not 1 <= seat <= MAX_SEATS:
             raise ValueError(f"seat={seat!r}: expected 1..{MAX_SEATS}")
         if not is_integer(other_seats) or not 0 <= other_seats <= MAX_SEATS - 1:

@@ -11,6 +11,7 @@ from gymnasium import spaces
 from gymnasium.utils import seeding
 from pettingzoo import ParallelEnv
 
+from splitpoker.envs.render import check_render_mode
 from splitpoker.envs.rules.games.spec import get_spec
 from splitpoker.envs.rules.play.kernel import Phase
 from splitpoker.envs.rules.play.seed_stream import ROUND_SEED_BOUND
@@ -24,9 +25,7 @@ class TableParallelEnv(ParallelEnv):
     def __init__(self, num_seats: int | None = None, house_way_seats: int = 0, seats=None, *, envy: bool | None = None,
                  envy_unit: float = 1.0, house_way_bet=None, config=None, render_mode: str | None = None,
                  info_text: bool = True, **overrides):
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode={render_mode!r}: expected one of {self.metadata['render_modes']} or None")
-        self.render_mode = render_mode
+        self.render_mode = check_render_mode(render_mode, self.metadata["render_modes"])
         layout = table_layout(num_seats, house_way_seats, seats)
         envy = get_spec(self.game).has_envy if envy is None else envy
         self.seats = TableSeats(self.game, layout, envy=envy, envy_unit=envy_unit, house_way_bet=house_way_bet,

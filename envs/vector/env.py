@@ -26,7 +26,7 @@ from splitpoker.envs.asia_poker import AsiaPokerEnv, AsiaPokerSettingEnv
 from splitpoker.envs.base import SplitHandEnv, _config, env_layout, round_options
 from splitpoker.envs.info import check_info_text
 from splitpoker.envs.pai_gow_poker import PaiGowPokerEnv, PaiGowPokerSettingEnv
-from splitpoker.envs.rules.checks import is_integer
+from splitpoker.envs.rules.checks import check_fits_in_memory, is_integer
 from splitpoker.envs.rules.play import kernel as K
 from splitpoker.envs.rules.play.kernel import Phase
 from splitpoker.envs.rules.play.round_rows import RoundRows
@@ -115,7 +115,9 @@ _MANUAL = """
     ``{cls}(num_envs, config=None, autoreset_mode=..., num_threads=None, info_text=True, **fields)``: the config and every keyword
     of the single environment (``house_way``, ``rules``, ``dealer_samples``,
     ``observe_settings``, bet levels, bonus table, ``allow_house_way_action``,
-    ``invalid_action``, ...). ``num_envs`` must be a positive integer. ``num_threads``: threads
+    ``invalid_action``, ...). ``num_envs`` must be a positive integer, and ``num_envs`` rows of
+    ``dealer_samples`` dealer hands must fit in the memory available (refused naming both figures:
+    ``splitpoker.envs.rules.checks.check_fits_in_memory``). ``num_threads``: threads
     per step, each stepping a contiguous block of sub-environments (the numba kernels release the
     GIL; the env keeps ``num_threads - 1`` worker threads, shut down by ``close()``). ``None``
     (default): one thread per {min_block} sub-environments, at most one per usable CPU
@@ -136,7 +138,7 @@ _MANUAL = """
 
 
 #: environments per thread under ``num_threads=None``: below this a second thread's hand-off
-#: (tens of microseconds) costs more than the block it takes (docs/benchmarks.md, vector section)
+#: (tens of microseconds) costs more than the block it takes (docs/benchmarks/benchmarks.md, vector section)
 MIN_ENVS_PER_THREAD = 128
 #: the largest explicit ``num_threads``
 MAX_THREADS = 64
@@ -192,7 +194,6 @@ class SplitHandVectorEnv(VectorEnv):
         # the config is validated exactly as the single env validates it
         self.config = cfg = _config(single.config_cls, config, overrides, f"{type(self).__name__}.__init__()")
         self.num_threads = resolve_num_threads(num_threads, num_envs)
-        self._pool = BlockPool(self.num_threads)
         self.num_envs = n = int(num_envs)
         self.autoreset_mode = mode
         self._mode = _MODES[mode]
@@ -200,6 +201,16 @@ class SplitHandVectorEnv(VectorEnv):
         self.render_mode = None
         self.game = cfg.make_game()
         self.layout = lay = env_layout(cfg, single.betting)
+        # N rows of the round kernel, each drawing its round seeds from its own stream; Asia's
+        # setting values are kept only for their readers (observe_settings, setting_features)
+        options = round_options(cfg, lay, mode=self._mode, seed_from_streams=True, keep_ranks=False)
+        # each row: its kernel state, and float32 observation rows (the observation space's low
+        # and high bounds, the kernel's rows, the observation, the setting features' block
+        # computed first when they are on, a copy), checked before any of them is made
+        per_row = RoundRows.row_nbytes(self.game, options, lay.n_actions) + 6 * 4 * lay.obs_size
+        check_fits_in_memory(f"num_envs={n:,} x dealer_samples={cfg.dealer_samples:,}"
+                             + (" with setting_features" if cfg.setting_features else ""), n * per_row,
+                             "lower num_envs or dealer_samples")
         self.single_action_space = spaces.Discrete(lay.n_actions)
         self.single_observation_space = spaces.Box(0.0, 1.0, shape=(lay.obs_size,), dtype=np.float32)
         self.action_space = spaces.MultiDiscrete(np.full(n, lay.n_actions, dtype=np.int64))
@@ -210,9 +221,7 @@ class SplitHandVectorEnv(VectorEnv):
         self.n_settings = lay.n_settings
         self.house_way_action = lay.house_way_action
         self.bet_table = list(lay.bet_table)
-        # N rows of the round kernel, each drawing its round seeds from its own stream; Asia's
-        # setting values are kept only for their readers (observe_settings, setting_features)
-        options = round_options(cfg, lay, mode=self._mode, seed_from_streams=True, keep_ranks=False)
+        self._pool = BlockPool(self.num_threads)  # its threads start once the sizes are known to fit
         self.rows = RoundRows(self.game, n, options, n_actions=lay.n_actions, run=self._pool.run)
         r = self.rows
         self.player, self.dealers, self.ranks, self.fouled = r.player, r.dealers, r.ranks, r.fouled

@@ -36,6 +36,7 @@ import numpy as np
 from numba import njit
 
 from splitpoker.envs.rules.bonus.features import CATEGORY_MASK, N_FEATURE_CODES, BonusFlag
+from splitpoker.envs.rules.checks import is_number
 from splitpoker.envs.rules.ranking.categories import HandCategory
 
 
@@ -65,7 +66,7 @@ class PayLine:
     Attributes:
         key: snake_case id, the seed's wording (``quad_eights_and_trips``).
         label: the seed's wording (``Quad Eights & Trips``).
-        odds: pays ``odds`` to 1 (or, for an Envy table, ``odds`` Envy units).
+        odds: pays ``odds`` to 1 (or, for an Envy table, ``odds`` Envy units); a finite number > 0.
         predicate: one of :data:`PREDICATES`.
     """
 
@@ -77,8 +78,9 @@ class PayLine:
     def __post_init__(self):
         if self.predicate not in PREDICATES:
             raise ValueError(f"pay line {self.key!r}: unknown predicate {self.predicate!r}, expected one of {sorted(PREDICATES)}")
-        if not isinstance(self.odds, (int, float)) or isinstance(self.odds, bool) or self.odds <= 0:
-            raise ValueError(f"pay line {self.key!r}: odds {self.odds!r} must be a positive number")
+        if not is_number(self.odds) or not math.isfinite(self.odds) or self.odds <= 0:
+            # NaN passed ``odds <= 0`` and the line silently never paid; inf paid inf chips
+            raise ValueError(f"pay line {self.key!r}: odds={self.odds!r}: expected a finite number > 0")
 
     def matches(self, code: int) -> bool:
         need, forbid = PREDICATES[self.predicate]
@@ -116,6 +118,10 @@ class PayTable:
             raise ValueError(f"pay table {self.name!r}: kind {self.kind!r}, expected 'odds' or 'envy'")
         if not self.lines:
             raise ValueError(f"pay table {self.name!r} has no lines")
+        if self.max_payout is not None and (not is_number(self.max_payout) or not math.isfinite(self.max_payout)
+                                            or self.max_payout <= 0):
+            raise ValueError(f"pay table {self.name!r}: max_payout={self.max_payout!r}: expected a finite number of "
+                             f"chips > 0, or null for no cap")
         keys = [ln.key for ln in self.lines]
         dup = {k for k in keys if keys.count(k) > 1}
         if dup:
@@ -173,11 +179,23 @@ class PayTable:
             if req not in data:
                 raise ValueError(f"pay table is missing {req!r}")
         lines = []
+        if not isinstance(data["lines"], (list, tuple)):
+            raise ValueError(f"pay table {data['name']!r}: lines={data['lines']!r}: expected a list of lines")
         for i, ln in enumerate(data.pop("lines")):
+            where = f"pay table {data['name']!r} line {i}"
+            if not isinstance(ln, dict):
+                raise ValueError(f"{where}: {ln!r}: expected a mapping of key, label, odds, predicate")
             extra = sorted(set(ln) - {"key", "label", "odds", "predicate"})
             if extra:
-                raise ValueError(f"pay table {data['name']!r} line {i}: unknown field(s) {extra}")
-            lines.append(PayLine(key=ln["key"], label=ln.get("label", ln["key"]), odds=ln["odds"], predicate=ln["predicate"]))
+                raise ValueError(f"{where}: unknown field(s) {extra}")
+            missing = [k for k in ("key", "odds", "predicate") if k not in ln]
+            if missing:
+                raise ValueError(f"{where}: missing field(s) {missing}")
+            try:
+                lines.append(PayLine(key=ln["key"], label=ln.get("label", ln["key"]), odds=ln["odds"],
+                                     predicate=ln["predicate"]))
+            except ValueError as e:
+                raise ValueError(f"{where}: {e}") from None
         return cls(lines=tuple(lines), kind=data.pop("kind", "odds"), **data)
 
     def to_dict(self) -> dict[str, Any]:

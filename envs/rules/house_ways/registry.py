@@ -29,6 +29,7 @@ from enum import Enum
 import numpy as np
 from numba import njit
 
+from splitpoker.envs.rules.checks import short_repr
 from splitpoker.envs.rules.games.paigow import N_PAIGOW_SETTINGS
 from splitpoker.envs.rules.games.spec import get_spec
 from splitpoker.envs.rules.house_ways import asia_000, asia_borgata, paigow_foxwoods, paigow_igw
@@ -72,7 +73,7 @@ class HouseWayStyle(str, Enum):
             try:
                 style = cls(value)
             except ValueError:
-                raise ValueError(f"unknown house-way style {value!r}: expected one of "
+                raise ValueError(f"unknown house-way style {short_repr(value)}: expected one of "
                                  f"{[s.value for s in cls]}") from None
         if game is not None and style.game != str(game):
             raise ValueError(f"house-way style {style.value!r} is for {style.game}, not {game}: expected one of "

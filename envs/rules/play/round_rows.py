@@ -27,7 +27,7 @@ import numpy as np
 
 from splitpoker.envs.rules.play import kernel as K
 from splitpoker.envs.rules.play.observation import OBS_SIZE
-from splitpoker.envs.rules.play.rounds import new_scratch
+from splitpoker.envs.rules.play.rounds import SCRATCH_ROWS, SCRATCH_WIDTH, new_scratch
 
 #: the kernel's autoreset modes by Gymnasium's names
 AUTORESET_MODES = {"NextStep": K.NEXT_STEP, "SameStep": K.SAME_STEP, "Disabled": K.DISABLED}
@@ -151,6 +151,14 @@ class RoundRows:
         table = game.bonus_paytable
         #: the bonus line keys per line index (``bonus_line`` output), "" for none (index -1)
         self.line_keys = np.array([ln.key for ln in table.lines] + [""] if table is not None else [""], dtype=object)
+
+    @staticmethod
+    def row_nbytes(game, options: RoundOptions, n_actions: int) -> int:
+        """Bytes of one row's arrays, as ``__init__`` allocates them (the scratch block and the
+        dealer hands dominate: ``n_dealers`` x 72 bytes)."""
+        s, w, k = game.n_settings, game.spec.ranks_width, int(options.n_dealers)
+        return (4 * 8 + 8 + 7 * 8 + k * 7 * 8 + s * w * 8 + s + 8 + 1 + 2 * 8 + int(n_actions) + 2 * k * 8
+                + SCRATCH_ROWS * SCRATCH_WIDTH * 8 + 8 + 1)
 
     def _game_tuple(self) -> tuple:
         """The kernel's ``game`` tuple (:data:`~splitpoker.envs.rules.play.kernel.GAME_FIELDS`)."""
