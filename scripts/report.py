@@ -2,7 +2,8 @@
 """Where a policy's EV goes: exact regret by hand category and by house-way rule, agreement with
 the house way and with optimal play, and the costliest hands (docs/strategy_insight.md).
 
-The policy (a saved model .zip or a baseline name) plays N seeded hands of a setting environment
+The policy (a saved model .zip, a baseline name or a strategy card file: a .yaml card of
+configs/strategies/ or a fitted card's .json, whose game and style are the defaults) plays N seeded hands of a setting environment
 (hand i is env.reset(seed=...) of the sample --seed, the hands scripts/evaluate.py plays); every
 setting of every hand is valued by the labeller:
 
@@ -54,9 +55,10 @@ def parse_args(argv=None):
     from splitpoker.agents.policies.baselines import BASELINES
 
     p = cli.parser(__doc__)
-    p.add_argument("--policy", required=True, metavar="PATH|" + "|".join(BASELINES),
-                   help="the policy: a saved model .zip (scripts/train.py) or a baseline name; loading a model "
-                        "runs the code pickled in it: load only models you trust")
+    p.add_argument("--policy", required=True, metavar="PATH|CARD.yaml|" + "|".join(BASELINES),
+                   help="the policy: a saved model .zip (scripts/train.py), a strategy card file (.yaml, "
+                        "configs/strategies/) or a baseline name; loading a model runs the code pickled in it: "
+                        "load only models you trust (a card file runs no code)")
     p.add_argument("--env", help=f"environment id (default: the model's, else {DEFAULT_ENV})")
     p.add_argument("--env-kwargs", default={}, type=cli.json_object("environment config overrides"),
                    help="JSON of environment config overrides, e.g. '{\"house_way\": \"asia-borgata\"}' "
@@ -85,10 +87,13 @@ def parse_args(argv=None):
 
 def load_policy_source(name: str):
     """``(model or None, its TrainConfig or None)`` for a baseline name or a saved-model path."""
+    from splitpoker.agents.evaluation.card_file import is_card_file, load_card
     from splitpoker.agents.policies.baselines import BASELINES
 
     if name in BASELINES:
         return None, None
+    if is_card_file(name):
+        return load_card(name), None
     if not Path(name).is_file():
         raise ValueError(f"--policy {name}: no such file and no such baseline: expected a saved model .zip "
                          f"or one of {sorted(BASELINES)}")
@@ -111,18 +116,25 @@ def check_model_fits(name: str, model, env) -> None:
 
 def prepare(args):
     """Every check before the work: the output folder, the policy, the environment, the stores."""
-    import splitpoker.envs as envs
+    from splitpoker.agents.evaluation.card_file import WrittenCard
     from splitpoker.agents.exact.eval_set import game_of_env, make_eval_env
     from splitpoker.agents.policies.baselines import SB3Policy, make_baseline
+    from splitpoker.envs.registration import SETTING_ENV_OF_GAME, setting_env_id
 
     cli.check_output_dir("--out", args.out)
     model, cfg = load_policy_source(args.policy)
+    card = model if isinstance(model, WrittenCard) else None
+    if card is not None:
+        model = None
     env_id, env_kwargs = cli.env_of_models([(args.policy, cfg)] if model is not None else [], args.env,
                                            args.env_kwargs)
+    if card is not None:  # the card's game and style are the defaults
+        env_id = env_id or setting_env_id(card.game)
+        if card.style and "house_way" not in env_kwargs:
+            env_kwargs = {**env_kwargs, "house_way": card.style}
     env_id = env_id or DEFAULT_ENV
-    if env_id not in envs.ENV_IDS or "Setting" not in env_id:
-        setting = [e for e in envs.ENV_IDS if "Setting" in e]
-        raise ValueError(f"--env {env_id}: expected a setting environment, one of {setting}")
+    if env_id not in SETTING_ENV_OF_GAME.values():
+        raise ValueError(f"--env {env_id}: expected a setting environment, one of {list(SETTING_ENV_OF_GAME.values())}")
     if args.solved and (args.labels != "exact" or args.max_pool_card):
         raise ValueError("--solved: only with --labels exact against the full dealer pool")
     if args.solved:
@@ -135,6 +147,10 @@ def prepare(args):
     if model is not None:
         check_model_fits(args.policy, model, env)
         policy = SB3Policy.from_env(env, model=model, name=Path(args.policy).parent.name or Path(args.policy).stem)
+    elif card is not None:
+        from splitpoker.agents.evaluation.card_policy import CardPolicy
+
+        policy = CardPolicy.from_env(env, card=card)
     else:
         kw = {"samples": args.mc_samples, "seed": args.seed} if args.policy == "mc-best" else (
             {"seed": args.seed} if args.policy == "random" else {})
@@ -148,7 +164,7 @@ def run(args) -> int:
     t0 = time.perf_counter()
     try:
         env_id, env_kwargs, env, game, policy = prepare(args)
-    except (ValueError, TypeError, StoreError, cli.CliError) as e:
+    except (ValueError, TypeError, StoreError, cli.CliError) as e:  # a bad card file is a ValueError too
         print(f"error: {e}", file=sys.stderr)
         return 2
     from tqdm import tqdm
@@ -176,6 +192,10 @@ def run(args) -> int:
     t = time.perf_counter()
     report = build_report(game, labels, played, policy=args.policy, worst=args.worst)
     report["env_kwargs"] = env_kwargs
+    if hasattr(policy, "card"):  # a card: also the cost of each of its own rules
+        from splitpoker.agents.evaluation.card_score import score_card
+
+        report["card_rules"] = score_card(policy.card, game, labels)["rules"]
     out = cli.make_output_dir(args.out)
     plots = {"categories": "categories.png", "rules": "rules.png"}
     title = f"{Path(report['policy']).name} on {env_id} ({game.style.value}), {labels.hands:,} hands"

@@ -184,6 +184,25 @@ def choose(view: HandView, allowed: np.ndarray, order: tuple[int, ...]) -> int:
     return int(np.argmax(key))
 
 
+@dataclass(frozen=True)
+class HouseWayRecipe:
+    """"Set the hand as the ``style`` house way does": a recipe a card may fall back on (so a
+    fitted card can be the house way with a few named fixes; ``strategy_card.py
+    --house-way-recipe``)."""
+
+    game: str
+    style: str
+    constraint: str = "house-way"
+
+    @property
+    def name(self) -> str:
+        return f"house-way:{self.style}"
+
+    @property
+    def text(self) -> str:
+        return f"Set the hand as the {self.style} house way does."
+
+
 def recipes(game: str) -> tuple[Recipe, ...]:
     """The recipes of ``game`` (``asia``: 7 constraints x 6 orders; ``paigow``: 6 x 2)."""
     return tuple(Recipe(game, c, o) for c in GAME_CONSTRAINTS[game] for o in ORDERS[game])
@@ -193,10 +212,19 @@ def recipe_settings(game, cards: np.ndarray, book: tuple[Recipe, ...]) -> np.nda
     """``int64[n, len(book)]``: the setting every recipe of ``book`` makes of every hand."""
     cards = np.asarray(cards, dtype=np.int64)
     out = np.empty((cards.shape[0], len(book)), dtype=np.int64)
-    tests = {c: CONSTRAINTS[c].test for c in {r.constraint for r in book}}
+    plain = [j for j, r in enumerate(book) if isinstance(r, Recipe)]
+    for j, r in enumerate(book):
+        if isinstance(r, HouseWayRecipe):
+            from splitpoker.agents.evaluation.labels import house_way_rules
+            from splitpoker.envs.rules.game import Game
+
+            way = game if game.style.value == r.style else Game(game.game, r.style, game.rules)
+            out[:, j] = house_way_rules(way, cards)[0]
+    tests = {c: CONSTRAINTS[c].test for c in {book[j].constraint for j in plain}}
     for i, hand in enumerate(cards):
         v = hand_view(game, hand)
         masks = {c: t(v) for c, t in tests.items()}
-        for j, r in enumerate(book):
+        for j in plain:
+            r = book[j]
             out[i, j] = choose(v, masks[r.constraint], r.order)
     return out

@@ -28,6 +28,7 @@ from splitpoker.envs.rules.cards import JOKER, format_cards
 from splitpoker.envs.rules.game import Game
 
 REPORT_FORMAT = 1
+FEW_HANDS = 20  # a group of fewer hands is marked in the tables: its figures rest on a handful of hands
 
 
 def _share(part: float, total: float) -> float | None:
@@ -128,7 +129,8 @@ def _table(entries: list[dict], field: str) -> list[str]:
             f"| house way regret | house way's share |")
     lines = [head, "|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
     for e in entries:
-        lines.append(f"| {e[field]} | {e['hands']:,} | {_pct(e['share'])} | {e['mean_regret']:.5f} "
+        few = f" (fewer than {FEW_HANDS} hands)" if e["hands"] < FEW_HANDS else ""
+        lines.append(f"| {e[field]} | {e['hands']:,}{few} | {_pct(e['share'])} | {e['mean_regret']:.5f} "
                      f"({_pm(e['regret_ci95'])}) | {_pct(e['regret_share'])} | {_pct(e['optimal_rate'])} "
                      f"| {_pct(e['house_way_agreement'])} | {e['house_way_mean_regret']:.5f} "
                      f"| {_pct(e['house_way_regret_share'])} |")
@@ -164,7 +166,21 @@ def report_markdown(report: dict, plots: dict[str, str]) -> str:
               *_table(r["rules"], "rule"), ""]
     if "rules" in plots:
         lines += [f"![regret by rule]({plots['rules']})", ""]
-    lines += ["## Joker", "", *_table(r["joker"], "name"), "", "## Costliest hands", ""]
+    lines += ["## Joker", "", *_table(r["joker"], "name"), ""]
+    if r.get("card_rules"):
+        lines += ["## By the card's own rules (the first rule that applies decides)", "",
+                  "| rule | hands | mean regret (±95%) | share of regret | optimal | house way regret "
+                  "| adds to policy - house way |", "|---|---:|---:|---:|---:|---:|---:|"]
+        for e in r["card_rules"]:
+            if not e["hands"]:
+                lines.append(f"| {e['rule']}. {e['name']} | 0 | — | — | — | — | — |")
+                continue
+            few = f" (fewer than {FEW_HANDS} hands)" if e["hands"] < FEW_HANDS else ""
+            lines.append(f"| {e['rule']}. {e['name']} | {e['hands']:,}{few} | {e['mean_regret']:.5f} "
+                         f"({_pm(e['regret_ci95'])}) | {_pct(e['regret_share'])} | {_pct(e['optimal_rate'])} "
+                         f"| {e['house_way_mean_regret']:.5f} | {e['minus_house_way_per_hand']:+.5f} |")
+        lines.append("")
+    lines += ["## Costliest hands", ""]
     if not r["worst"]:
         lines.append("No hand costs anything: every hand was played optimally.")
     else:

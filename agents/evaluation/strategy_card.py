@@ -1,15 +1,21 @@
 """Strategy cards: a short list of if-then rules a person can follow, distilled from exact labels.
 
-Each rule is a leaf of a cost-sensitive tree (:mod:`splitpoker.agents.evaluation.rule_learner`)
-over readable features of the seven cards (:mod:`splitpoker.agents.evaluation.card_features`);
-its action is a setting recipe (:mod:`splitpoker.agents.evaluation.recipes`). A recipe's cost on a
-hand is its exact regret, so the tree minimises the EV given up, not the number of mistakes.
-The leaves partition the hands: exactly one rule applies to every hand.
+Two learners (``learner=``), both over readable features of the seven cards
+(:mod:`splitpoker.agents.evaluation.card_features`), both with a setting recipe
+(:mod:`splitpoker.agents.evaluation.recipes`) as each rule's action, and both minimising the exact
+regret (a recipe's cost on a hand), i.e. the EV given up, not the number of mistakes:
 
-Choosing the size: :func:`fit_card` grows trees (one per candidate ``min_leaf``) on the first
+* ``tree`` (the default): each rule is a leaf of a cost-sensitive tree
+  (:mod:`splitpoker.agents.evaluation.rule_learner`), its path's conditions simplified in order.
+  It reads the features before ``sf_pair_left`` (:data:`TREE_FEATURES`), the set the shipped tree
+  cards were fitted on, so their commands still give the same cards.
+* ``list``: exceptions prepended to a default rule, each a conjunction of at most three
+  conditions (:mod:`splitpoker.agents.evaluation.list_learner`); it reads every feature.
+
+Choosing the size: :func:`fit_card` fits (one fit per candidate ``min_leaf``) on the first
 ``1 - validation`` of the training hands, picks the ``min_leaf`` and number of rules (at most
-``max_rules``) with the least regret on the last ``validation`` part, and grows and prunes the
-tree again on all training hands. Held-out hands (another seed) are only ever used to report
+``max_rules``) with the least regret on the last ``validation`` part, and fits again on all
+training hands. Held-out hands (another seed) are only ever used to report
 (:func:`evaluate_card`, :func:`regret_curve`).
 """
 
@@ -20,6 +26,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from splitpoker.agents.evaluation.card_features import (
+    FEATURE_INDEX,
     FEATURES,
     describe_conjunction,
     feature_matrix,
@@ -27,11 +34,14 @@ from splitpoker.agents.evaluation.card_features import (
 from splitpoker.agents.evaluation.decision_list import actions, rules_from_leaves, simplify
 from splitpoker.agents.evaluation.hand_categories import big_hand_size
 from splitpoker.agents.evaluation.labels import HandLabels, house_way_rules, mean_ci
+from splitpoker.agents.evaluation.list_learner import fit_rule_lists
 from splitpoker.agents.evaluation.recipes import Recipe, recipe_settings, recipes
 from splitpoker.agents.evaluation.rule_learner import CostTree
 
 GAME_NAMES = {"asia": "Asia Poker", "paigow": "Pai Gow Poker"}
 FEATURE_RANGES = [(f.low, f.high) for f in FEATURES]
+TREE_FEATURES = FEATURE_INDEX["sf_pair_left"]  # the tree reads the columns before it (module docstring)
+LEARNERS = ("tree", "list")
 
 
 @dataclass(frozen=True)
@@ -70,12 +80,13 @@ def card_data(game, labels: HandLabels, book: tuple[Recipe, ...] | None = None) 
 @dataclass
 class StrategyCard:
     """A fitted card: the ordered rules (:mod:`splitpoker.agents.evaluation.decision_list`)
-    simplified from the ``k`` leaves of ``tree``, over the recipes ``book``."""
+    simplified from the ``k`` leaves of ``tree`` (the ``tree`` learner) or from the list of ``k``
+    rules (the ``list`` learner, ``tree`` None), over the recipes ``book``."""
 
     game: str
     style: str
     book: tuple[Recipe, ...]
-    tree: CostTree
+    tree: CostTree | None
     k: int
     train_hands: int
     train_seed: int
@@ -122,7 +133,7 @@ class StrategyCard:
 
 
 # conditions tried for removal first: singletons' ranks, then group ranks, counts, flags, categories
-_EAGERNESS = {"single": 0, "rank": 1, "count": 2, "flag": 3}
+_EAGERNESS = {"single": 0, "rank": 1, "sum": 1, "count": 2, "flag": 3}
 READABILITY_ORDER = sorted(range(len(FEATURES)), key=lambda f: (
     4 if FEATURES[f].name.startswith("cat_") else _EAGERNESS[FEATURES[f].kind], f))
 
@@ -134,20 +145,38 @@ def make_card(game, style: str, train: CardData, tree: CostTree, k: int) -> Stra
                         train.labels.seed, train.labels.exact, rule_list)
 
 
-def _regret(data: CardData, tree: CostTree, k: int) -> float:
-    return float(data.cost[np.arange(data.hands), tree.predict(data.X, k)].mean())
+def _fitter(learner: str, grow_leaves: int):
+    """``fit(data, min_leaf, max_rules, game, style)`` of ``learner``: yields the ``(k, card)`` of
+    every size it makes with at most ``max_rules`` rules, in order of size."""
+    if learner == "tree":
+        def fit(data: CardData, ml: int, max_rules: int, game: str, style: str):
+            tree = CostTree(data.X[:, :TREE_FEATURES], data.cost, grow_leaves=max(grow_leaves, max_rules),
+                            min_leaf=ml, feature_ranges=FEATURE_RANGES[:TREE_FEATURES])
+            yield from _cards_up_to(data, tree, max_rules, game=game, style=style)
+        return fit
+
+    def fit(data: CardData, ml: int, max_rules: int, game: str, style: str):
+        lists = fit_rule_lists(data.X, data.cost, max_rules=max_rules, min_leaf=ml, feature_ranges=FEATURE_RANGES)
+        for k, rules in enumerate(lists, 1):
+            rule_list = simplify(data.X, data.cost, rules, READABILITY_ORDER)
+            yield k, StrategyCard(game, style, data.book, None, k, data.hands, data.labels.seed, data.labels.exact,
+                                  rule_list)
+    return fit
 
 
 def fit_card(game, style: str, train: CardData, *, max_rules: int, min_leaf=(3, 8, 20), grow_leaves: int = 300,
-             validation: float = 0.25) -> tuple[StrategyCard, dict]:
+             validation: float = 0.25, learner: str = "tree") -> tuple[StrategyCard, dict]:
     """The card of at most ``max_rules`` rules chosen on a validation part of ``train`` (module
-    docstring). ``min_leaf``: one value or several to choose from; for each, a tree is grown to
-    ``grow_leaves`` leaves on the fitting part and pruned by cost; the (min_leaf, size) with the
-    least validation regret wins (ties: fewer rules) and is refitted on all of ``train``.
+    docstring). ``min_leaf``: one value or several to choose from; for each, the ``learner``
+    (``tree``: grown to ``grow_leaves`` leaves and pruned by cost; ``list``: exceptions
+    prepended) fits the fitting part; the (min_leaf, size) with the least validation regret wins
+    (ties: fewer rules) and is refitted on all of ``train``.
     Returns the card and the selection (validation regret per size, per min_leaf)."""
     for name, v in (("max_rules", max_rules), ("grow_leaves", grow_leaves)):
         if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < 1:
             raise ValueError(f"{name}={v!r}: expected an integer >= 1")
+    if learner not in LEARNERS:
+        raise ValueError(f"learner={learner!r}: expected one of {LEARNERS}")
     if not 0 < validation < 1:
         raise ValueError(f"validation={validation!r}: expected a share strictly between 0 and 1")
     n_fit = int(round(train.hands * (1 - validation)))
@@ -156,25 +185,24 @@ def fit_card(game, style: str, train: CardData, *, max_rules: int, min_leaf=(3, 
     leaf_sizes = (min_leaf,) if isinstance(min_leaf, (int, np.integer)) else tuple(min_leaf)
     fit, val = train.subset(np.arange(n_fit)), train.subset(np.arange(n_fit, train.hands))
     grow = max(grow_leaves, max_rules)
+    fitter = _fitter(learner, grow)
     curves, best = {}, None
     for ml in leaf_sizes:
-        probe = CostTree(fit.X, fit.cost, grow_leaves=grow, min_leaf=int(ml), feature_ranges=FEATURE_RANGES)
         curves[int(ml)] = []
-        for k, card in _cards_up_to(fit, probe, max_rules, game=game.game, style=style):
+        for k, card in fitter(fit, int(ml), max_rules, game.game, style):
             r = float(val.labels.regrets(card.play(val)).mean())
             curves[int(ml)].append({"leaves": k, "rules": len(card.rule_list), "validation_regret": r})
             key = (round(r, 12), len(card.rule_list))
             if best is None or key < best[0]:
                 best = (key, int(ml), len(card.rule_list))
     _, ml, n_rules = best
-    # refit on every training hand: the largest tree whose card needs at most the chosen number of rules
-    tree = CostTree(train.X, train.cost, grow_leaves=grow, min_leaf=ml, feature_ranges=FEATURE_RANGES)
+    # refit on every training hand: the largest fit whose card needs at most the chosen number of rules
     card = None
-    for _, candidate in _cards_up_to(train, tree, n_rules, game=game.game, style=style):
+    for _, candidate in fitter(train, ml, n_rules, game.game, style):
         card = candidate
-    return card, {"fit_hands": n_fit, "validation_hands": train.hands - n_fit, "validation": curves,
-                  "chosen_min_leaf": ml, "chosen_rules": n_rules, "chosen_leaves": card.k, "rules": len(card.rule_list),
-                  "grow_leaves": grow}
+    return card, {"learner": learner, "fit_hands": n_fit, "validation_hands": train.hands - n_fit,
+                  "validation": curves, "chosen_min_leaf": ml, "chosen_rules": n_rules, "chosen_leaves": card.k,
+                  "rules": len(card.rule_list), **({"grow_leaves": grow} if learner == "tree" else {})}
 
 
 def _cards_up_to(data: CardData, tree: CostTree, max_rules: int, patience: int = 5, game: str = "", style: str = ""):
@@ -208,14 +236,15 @@ def evaluate_card(card: StrategyCard, test: CardData) -> dict:
 
 
 def regret_curve(train: CardData, test: CardData, *, max_rules: int, min_leaf: int = 8,
-                 grow_leaves: int = 300) -> list[dict]:
-    """Training and held-out exact regret of the cards of at most ``max_rules`` rules simplified
-    from the trees of 1, 2, ... leaves pruned from one tree grown on all of ``train``; per number
-    of rules, the card with the least *training* regret (a report: nothing is chosen on ``test``)."""
-    tree = CostTree(train.X, train.cost, grow_leaves=max(grow_leaves, max_rules), min_leaf=min_leaf,
-                    feature_ranges=FEATURE_RANGES)
+                 grow_leaves: int = 300, learner: str = "tree") -> list[dict]:
+    """Training and held-out exact regret of the cards of at most ``max_rules`` rules of one fit
+    of ``learner`` on all of ``train`` (the tree: simplified from the trees of 1, 2, ... leaves
+    pruned from one grown tree; the list: its nested lists); per number of rules, the card with
+    the least *training* regret (a report: nothing is chosen on ``test``)."""
+    if learner not in LEARNERS:
+        raise ValueError(f"learner={learner!r}: expected one of {LEARNERS}")
     by_size = {}
-    for k, card in _cards_up_to(train, tree, max_rules):
+    for k, card in _fitter(learner, grow_leaves)(train, min_leaf, max_rules, "", ""):
         point = {"leaves": k, "rules": len(card.rule_list),
                  "train_regret": float(train.labels.regrets(card.play(train)).mean()),
                  "test_regret": float(test.labels.regrets(card.play(test)).mean())}

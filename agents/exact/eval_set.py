@@ -34,7 +34,7 @@ selecting rows, early stopping) and a *test* set (the published table only);
 holds) plays a setting whose exact EV is below the optimum's. Candidates are the deals of the
 same seed stream in order; a candidate is solved only when the table's two best settings are
 within ``margin`` of each other by table EV (card removal moves a setting's EV by far less than
-the default 0.03: docs/rl_benchmark.md measures how many differing hands a margin misses), and
+the default 0.03: docs/rl_benchmark/rl_benchmark.md measures how many differing hands a margin misses), and
 kept when the table's setting is strictly worse than the optimum. Cached layout
 ``float64[hands, 8 + n_settings]``: the seven cards, the hand's reset seed, the setting EVs.
 """

@@ -25,6 +25,7 @@ import hashlib
 import math
 import os
 import signal
+import sys
 import threading
 import time
 import traceback
@@ -239,6 +240,19 @@ def keep_signal_handlers():
                 signal.signal(s, handler)
 
 
+@contextlib.contextmanager
+def ray_messages_to_stderr():
+    """While a driver uses Ray: what is printed on stdout goes to stderr. Ray's driver prints the
+    cluster's error reports on ``sys.stdout``, from a thread of its own (``listen_error_messages``
+    in ray/_private/worker.py, whatever ``log_to_driver`` says): a lost cluster node put
+    ``(raylet) Raylet is terminated. Termination is unexpected ...`` and the raylet's last log
+    lines in front of ``solve_all.py --json``'s summary, which was then no JSON
+    (tests/test_ray_cluster.py). The scripts print their results after Ray is shut down, so
+    stdout holds the result alone; the reports stay readable on stderr."""
+    with contextlib.redirect_stdout(sys.stderr):
+        yield
+
+
 def _resend_sigterm(handler) -> None:
     """Give a SIGTERM that Ray's handler took to ``handler``, the one it replaced: a Python handler
     is called (the scripts' raises ``KeyboardInterrupt``), the default one ends the process by the
@@ -276,6 +290,7 @@ def start_ray(address: str | None, num_cpus: int | None, log: Callable[[str], No
     return ray, started
 
 
+@ray_messages_to_stderr()
 def run_plan(out: Path, game: Game, plan: dict, classes: np.ndarray, *, universe: int = FULL_POOL,
              address: str | None = None, num_cpus: int | None = None, log=lambda m: None,
              progress: Callable[[int], None] | None = None, max_in_flight: int | None = None,
