@@ -30,10 +30,11 @@ import argparse
 import time
 
 from splitpoker.agents.process_state import leaves_process_as_found
+from splitpoker.envs.registration import SETTING_ENV_OF_GAME
 from splitpoker.scripts.support import cli
 
-ENVS = {"asia": ("splitpoker/AsiaPokerSetting-v0", {"house_way": "asia-000"}),
-        "paigow": ("splitpoker/PaiGowPokerSetting-v0", {"house_way": "paigow-igw"})}
+ENVS = {"asia": (SETTING_ENV_OF_GAME["asia"], {"house_way": "asia-000"}),
+        "paigow": (SETTING_ENV_OF_GAME["paigow"], {"house_way": "paigow-igw"})}
 VARIANTS = [("dummy-4-two-pass", "dummy", 4, 512, True), ("native-4", "native", 4, 512, False),
             ("native-16", "native", 16, 128, False), ("dummy-4-two-pass (again)", "dummy", 4, 512, True)]
 

@@ -5,6 +5,7 @@ Every run is scored every ``eval_every`` steps on a fixed evaluation set whose e
 are computed once and cached (so scoring is a lookup), plus the paired reward against the house
 way. Runs go to Ray (local by default, no setup; ``--address`` for a cluster) or, with
 ``--no-ray``, run one after another in this process; the results are identical for the same seeds.
+On a cluster (docs/cluster.md) a run lost with its worker or node runs again on another node.
 
 Outputs in --out (default runs/benchmark/<name>): runs/<env>__<algo>__<seed>/{run.json,result.json},
 references/, benchmark.json; the markdown report (--report, default <out>/rl_benchmark.md) and one
@@ -17,7 +18,7 @@ an existing folder: both are checked before any work.
 
 Examples:
     python scripts/benchmark_rl.py --config configs/benchmark/smoke.yaml --no-ray
-    nice -n 10 python scripts/benchmark_rl.py --config configs/benchmark/asia.yaml --report docs/rl_benchmark.md
+    nice -n 10 python scripts/benchmark_rl.py --config configs/benchmark/asia.yaml --report docs/rl_benchmark/rl_benchmark.md
     python scripts/benchmark_rl.py --config configs/benchmark/asia.yaml --address ray://head:10001
 """
 
@@ -32,7 +33,6 @@ if __name__ == "__main__":
     install_startup_interrupt()
 
 import argparse
-import json
 import shlex
 from pathlib import Path
 
@@ -59,7 +59,8 @@ def parse_args(argv=None):
     p.add_argument("--algorithms", help="comma-separated subset of the config's algorithm names")
     p.add_argument("--envs", help="comma-separated subset of the config's environment labels (a later run with all "
                    "of them in the same --out reuses the finished runs)")
-    p.add_argument("--references", help="comma-separated reference baselines (replaces the config's; '' for none)")
+    p.add_argument("--references", help="comma-separated reference baselines and card files (configs/strategies/*.yaml, "
+                   "relative to the current directory; replaces the config's; '' for none)")
     p.add_argument("--seeds", help="comma-separated seeds 0..2**32-1 (replaces the config's)")
     p.add_argument("--total-timesteps", type=steps, help="budget per run (replaces the config's)")
     p.add_argument("--eval-every", type=steps, help="scoring interval in steps (replaces the config's)")
@@ -155,11 +156,19 @@ def _main(args, argv) -> int:
             raise
         say(f"\ninterrupted before any run started; nothing to resume. rerun: {command}")
         return cli.interrupt_exit_code()
-    plots = write_report(summary, report, command, append=args.append_report)
+    try:  # the runs are done and stored: an interrupt now loses only the report
+        plots = write_report(summary, report, command, append=args.append_report)
+    except BaseException as e:
+        if not cli.is_interrupt(e):
+            raise
+        say(f"\ninterrupted while writing the report: {summary['runs_done']}/{summary['runs_total']} runs are "
+            f"finished and stored in {out / 'runs'}; write the report with: {command} --report-only"
+            + ("" if args.out else f" --out {shlex.quote(str(out))}"))
+        return cli.interrupt_exit_code()
     data = plots.pop("data")
     say(f"report: {report}; curves: {', '.join(str(p) for p in plots.values())}; data: {data} (and {out / 'benchmark.json'})")
     if args.json:
-        print(json.dumps(summary, indent=1, default=float))
+        print(cli.dumps(summary))  # strict JSON: an undefined value (one seed's CI) is null
     if summary["failed"]:
         say(f"{len(summary['failed'])} run(s) failed: {', '.join(summary['failed'])}; fix and rerun the same command "
             "(finished runs are kept)")

@@ -50,9 +50,10 @@ def load_table(args) -> PayTable:
     if args.paytable_file:
         import yaml
 
+        from splitpoker.envs.config_file import load_yaml
+
         try:
-            with open(args.paytable_file) as f:
-                data = yaml.safe_load(f)
+            data = load_yaml(args.paytable_file)
         except OSError as e:
             raise ValueError(f"--paytable-file {args.paytable_file}: cannot read it ({e.strerror or e})") from None
         except yaml.YAMLError as e:

@@ -22,8 +22,10 @@ keywords, the policy, the seeds' origin, the reference scores and how they were 
 --out (e.g. `splitpoker/asia-setting/table-v0`), recorded through `minari.DataCollector`, with
 the same reference scores.
 
-Exit codes: 0 done, 2 bad arguments (nothing written), 130 interrupted (nothing written: the
-file is renamed into place only when complete).
+Exit codes: 0 done, 2 bad arguments (nothing written; a --policy file that is no saved model or a
+model of another env, a session the DP cannot solve, too few --reference-hands for a betting env
+are refused before the reference solve), 130 Ctrl-C / 143 SIGTERM (nothing written: the file is
+renamed into place only when complete).
 
 Examples:
     python scripts/dataset.py --env splitpoker/AsiaPokerSetting-v0 --policy table --episodes 10000 --out asia_table.parquet
@@ -53,6 +55,13 @@ FORMATS = ("parquet", "minari")
 HAND_POLICIES = ("house-way", "table", "optimal", "mc-best", "random")
 SESSION_POLICIES = ("dp", "bold", "flat", "random")
 REFERENCE_SEED = 2024  # the benchmark's validation seed: the same cached reference hands
+#: a betting env's reference sample: the optimum's value V* is estimated on it (its 95% CI is about
+#: +-0.26 units on 2 hands) and must come out below 0 (the minimum bet then is the optimal bet)
+MIN_BET_REFERENCE_HANDS = 100
+#: Parquet: the episodes are held in memory until the file is written; measured peak (tracemalloc,
+#: 2,000 episodes) 17.6 KB a step on AsiaPokerSetting-v0 (202 observation values, 105 actions) and
+#: 24.6 KB on AsiaPoker-v0 (202, 153): about this many bytes per observation value and per action
+BYTES_PER_OBS_VALUE, BYTES_PER_ACTION = 84, 40
 
 
 def parse_args(argv=None):
@@ -67,7 +76,8 @@ def parse_args(argv=None):
     p.add_argument("--format", choices=FORMATS, default="parquet", help="parquet (default) or minari")
     p.add_argument("--out", required=True, help="output .parquet file, or the Minari dataset id")
     p.add_argument("--reference-hands", type=cli.count(2, 100_000, "hands solved for the reference scores"), default=200,
-                   help="hands of the reference sample (exact solves, cached; default 200)")
+                   help="hands of the reference sample (exact solves, cached; default 200; a betting env needs "
+                        f"at least {MIN_BET_REFERENCE_HANDS})")
     return p.parse_args(argv)
 
 
@@ -86,6 +96,7 @@ def make_policy(name: str, env, seed: int):
             kw = {"action_masks": info["action_mask"]} if masked else {}
             return int(model.predict(obs, deterministic=True, **kw)[0])
 
+        act.model = model
         return act
     if hasattr(u, "start_bankroll"):  # a session env: the DP's policies bet, the delegate sets
         from splitpoker.agents.sessions import dp as sd
@@ -225,57 +236,118 @@ def write_minari(dataset_id: str, env, act, seeds, meta: dict, progress=None) ->
 @cli.leaves_process_as_found
 def main(argv=None) -> int:
     args = parse_args(argv)
-    cli.handle_interrupts()
-    say = lambda m: print(m, file=sys.stderr, flush=True)  # noqa: E731
-    try:
-        if args.format == "parquet":
-            out = cli.check_output("--out", args.out, (".parquet",))
-            if out.exists():
-                raise cli.CliError(f"--out {args.out}: the file exists; remove it or choose another name")
-        name = args.policy
-        if name.endswith(".zip") and not Path(name).exists():
-            raise cli.CliError(f"--policy {name}: the model file does not exist")
-        import gymnasium as gym
+    # Ctrl-C/SIGTERM raise KeyboardInterrupt from here on: one landing while the env is checked
+    # and built (imports, gym.make) ends in one line too, as one during the episodes does
+    return cli.run_interruptible(_main, args, "nothing written; rerun the same command")
 
-        import splitpoker  # noqa: F401  (registers the ids)
-        from splitpoker.envs.registration import ALL_ENV_IDS, SESSION_ENV_IDS
 
-        if args.env not in ALL_ENV_IDS:
-            raise cli.CliError(f"--env {args.env}: unknown id; expected one of {', '.join(ALL_ENV_IDS)}")
-        allowed = SESSION_POLICIES if args.env in SESSION_ENV_IDS else HAND_POLICIES
-        if not name.endswith(".zip") and name not in allowed:
-            raise cli.CliError(f"--policy {name}: expected a saved model .zip or one of {', '.join(allowed)} for {args.env}")
+def _policy(name: str, env, args):
+    """The policy's ``act``, made before any slow work: a file that is no saved model, or a model
+    of another env (another game, other keywords), is a :class:`cli.CliError` naming it."""
+    if name.endswith(".zip"):
+        from splitpoker.agents.training.models import check_model_fits
+
         try:
-            env = gym.make(args.env, **args.env_kwargs)
-        except (TypeError, ValueError) as e:
-            raise cli.CliError(f"--env-kwargs {json.dumps(args.env_kwargs)}: {e}") from None
-    except cli.CliError as e:
-        say(f"error: {e}")
-        return 2
-    from tqdm import tqdm
-
-    from splitpoker.agents.evaluation.evaluate import hand_seeds
-
+            act = make_policy(name, env, args.seed)
+        except Exception as e:  # noqa: BLE001 - any unloadable file is a user error here
+            raise cli.CliError(f"--policy {name}: cannot load it as a saved model ({type(e).__name__}: {e})") from None
+        try:
+            check_model_fits(act.model, env.unwrapped, args.env)
+        except ValueError as e:
+            raise cli.CliError(f"--policy {name}: {e}") from None
+        return act
     try:
-        meta = {"env_id": args.env, "env_kwargs": args.env_kwargs, "policy": name, "episodes": args.episodes,
-                "seeds": f"splitpoker.agents.evaluation.evaluate.hand_seeds({args.seed}, {args.episodes})"}
-        meta.update(reference_scores(args.env, args.env_kwargs, args.reference_hands, log=say))
-        act = make_policy(name, env, args.seed)
-        seeds = hand_seeds(args.seed, args.episodes)
-        with tqdm(total=args.episodes, desc=f"{name} episodes", unit="ep", file=sys.stderr, disable=None) as bar:
+        return make_policy(name, env, args.seed)
+    except ValueError as e:  # the DP's refusal of a session it cannot solve, a baseline's of its env
+        raise cli.CliError(f"--policy {name} on {args.env} {json.dumps(args.env_kwargs)}: {e}") from None
+
+
+def _check_memory(env, episodes: int) -> None:
+    """Refuse (:class:`cli.CliError` with the figures) a Parquet dataset whose episodes cannot be
+    held in this machine's memory until the file is written."""
+    import math
+
+    from splitpoker.envs.rules.checks import check_fits_in_memory
+
+    u = env.unwrapped
+    per_step = BYTES_PER_OBS_VALUE * math.prod(env.observation_space.shape) + BYTES_PER_ACTION * int(env.action_space.n)
+    if hasattr(u, "start_bankroll"):  # a session: a bet step (and a setting step) per hand
+        hands = u.max_hands or 1
+        steps, least = hands * (2 if getattr(u, "agent_sets", False) else 1), u.max_hands is None
+    else:
+        steps, least = (2 if getattr(u, "n_bet_actions", 0) else 1), False
+    try:
+        check_fits_in_memory(f"--episodes {episodes:,} ({'at least ' if least else ''}{episodes * steps:,} steps of "
+                             f"about {per_step:,} bytes, held until the file is written)", episodes * steps * per_step,
+                             "write fewer episodes per file")
+    except ValueError as e:
+        raise cli.CliError(str(e)) from None
+
+
+def _main(args) -> int:
+    say = lambda m: print(m, file=sys.stderr, flush=True)  # noqa: E731
+    env = None
+    try:
+        try:
             if args.format == "parquet":
-                rows = write_parquet(out, env, act, seeds, meta, bar.update)
-                where = str(out)
-            else:
-                rows = write_minari(args.out, env, act, seeds, meta, bar.update)
-                where = f"Minari dataset {args.out}"
-    except cli.CliError as e:
-        say(f"error: {e}")
-        return 2
-    except KeyboardInterrupt:
-        return cli.interrupted("nothing written; rerun the same command")
+                out = cli.check_output("--out", args.out, (".parquet",))
+                if out.exists():
+                    raise cli.CliError(f"--out {args.out}: the file exists; remove it or choose another name")
+            name = args.policy
+            if name.endswith(".zip") and not Path(name).is_file():
+                raise cli.CliError(f"--policy {name}: the model file does not exist")
+            import gymnasium as gym
+
+            import splitpoker  # noqa: F401  (registers the ids)
+            from splitpoker.agents.benchmark.task_names import natural_task
+            from splitpoker.envs.registration import ALL_ENV_IDS, SESSION_ENV_IDS
+
+            if args.env not in ALL_ENV_IDS:
+                raise cli.CliError(f"--env {args.env}: unknown id; expected one of {', '.join(ALL_ENV_IDS)}")
+            allowed = SESSION_POLICIES if args.env in SESSION_ENV_IDS else HAND_POLICIES
+            if not name.endswith(".zip") and name not in allowed:
+                raise cli.CliError(f"--policy {name}: expected a saved model .zip or one of {', '.join(allowed)} for {args.env}")
+            if natural_task(args.env) == "bets" and args.reference_hands < MIN_BET_REFERENCE_HANDS:
+                raise cli.CliError(f"--reference-hands {args.reference_hands}: a betting env's reference scores need at least "
+                                   f"{MIN_BET_REFERENCE_HANDS} hands (the optimum's value is estimated on them and must be "
+                                   f"below 0 for the minimum bet to be the optimal one; default 200)")
+            try:
+                env = gym.make(args.env, **args.env_kwargs)
+            except (TypeError, ValueError) as e:
+                raise cli.CliError(f"--env-kwargs {json.dumps(args.env_kwargs)}: {e}") from None
+            act = _policy(name, env, args)
+            if args.format == "parquet":
+                _check_memory(env, args.episodes)
+        except cli.CliError as e:
+            say(f"error: {e}")
+            return 2
+        from tqdm import tqdm
+
+        from splitpoker.agents.evaluation.evaluate import hand_seeds
+
+        try:
+            meta = {"env_id": args.env, "env_kwargs": args.env_kwargs, "policy": name, "episodes": args.episodes,
+                    "seeds": f"splitpoker.agents.evaluation.evaluate.hand_seeds({args.seed}, {args.episodes})"}
+            try:
+                meta.update(reference_scores(args.env, args.env_kwargs, args.reference_hands, log=say))
+            except ValueError as e:  # e.g. a betting env's optimum not shown below 0 on this sample
+                if isinstance(e, cli.CliError):
+                    raise
+                raise cli.CliError(f"--reference-hands {args.reference_hands} on {args.env}: {e}") from None
+            seeds = hand_seeds(args.seed, args.episodes)
+            with tqdm(total=args.episodes, desc=f"{name} episodes", unit="ep", file=sys.stderr, disable=None) as bar:
+                if args.format == "parquet":
+                    rows = write_parquet(out, env, act, seeds, meta, bar.update)
+                    where = str(out)
+                else:
+                    rows = write_minari(args.out, env, act, seeds, meta, bar.update)
+                    where = f"Minari dataset {args.out}"
+        except cli.CliError as e:
+            say(f"error: {e}")
+            return 2
     finally:
-        env.close()
+        if env is not None:
+            env.close()
     say(f"wrote {args.episodes:,} episodes ({rows:,} steps) of {name} on {args.env} to {where}; "
         f"reference scores: random {meta['ref_min_score']:+.4f}, optimum {meta['ref_max_score']:+.4f}")
     return 0

@@ -51,8 +51,9 @@ MAX_HANDS = 1_000_000
 
 def parse_args(argv=None):
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--model", action="append", default=[], metavar="PATH|random|house-way|mc-best|optimal|table",
-                   help="a policy to evaluate (repeatable): a saved model .zip or a baseline name "
+    p.add_argument("--model", action="append", default=[], metavar="PATH|CARD.yaml|random|house-way|mc-best|optimal|table",
+                   help="a policy to evaluate (repeatable): a saved model .zip, a strategy card file (.yaml, "
+                        "configs/strategies/) or a baseline name "
                         "(optimal solves every hand exactly: ~0.1-0.2 s per hand; table: the strategy "
                         "table, agents/policies/strategy_table.py, built from the dealer table in seconds); "
                         "loading a model runs the code pickled in it: load only models you trust")
@@ -83,8 +84,11 @@ def parse_args(argv=None):
 def build(args):
     models = args.model or ["random", "house-way"]
     loaded, configs = [], []
+    from splitpoker.agents.evaluation.card_file import is_card_file, load_card
+
+    cards = {m: load_card(m) for m in models if m not in BASELINES and is_card_file(m)}  # refused before any work
     for m in models:
-        if m in BASELINES:
+        if m in BASELINES or m in cards:
             continue
         if not Path(m).is_file():
             raise ValueError(f"--model {m}: no such file, expected a saved model .zip or one of {sorted(BASELINES)}")
@@ -95,6 +99,13 @@ def build(args):
         loaded.append((m, model))
         configs.append((m, cfg))
     env_id, env_kwargs = cli.env_of_models(configs, args.env, args.env_kwargs)
+    first = next(iter(cards.values()), None)
+    if env_id is None and first is not None:  # a card's game (and style) are the defaults
+        from splitpoker.envs.registration import setting_env_id
+
+        env_id = setting_env_id(first.game)
+        if first.style and "house_way" not in env_kwargs:
+            env_kwargs = {**env_kwargs, "house_way": first.style}
     env_id = env_id or "splitpoker/AsiaPokerSetting-v0"
     if env_id not in envs.ENV_IDS:
         raise ValueError(f"unknown env id {env_id!r}: expected one of {list(envs.ENV_IDS)}")
@@ -107,9 +118,13 @@ def build(args):
             raise ValueError(f"--model {path}: {e}") from None
     policies = {}
     names = list(dict.fromkeys(models + ["house-way"]))
-    n_paths = sum(m not in BASELINES for m in names)
+    n_paths = sum(m not in BASELINES and m not in cards for m in names)
     for m in names:
-        if m in BASELINES:
+        if m in cards:
+            from splitpoker.agents.evaluation.card_policy import CardPolicy
+
+            policies[cards[m].name] = CardPolicy.from_env(env, card=cards[m])
+        elif m in BASELINES:
             kw = {"samples": args.mc_samples, "seed": args.seed} if m == "mc-best" else ({"seed": args.seed} if m == "random" else {})
             policies[m] = make_baseline(m, env, **kw)
         else:

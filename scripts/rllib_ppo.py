@@ -9,9 +9,10 @@ splitpoker/asia_table_v0: every seat an agent, one policy shared by all seats).
 
 Ray: local with no setup (--num-cpus, default all cores; --num-env-runners 0 samples in this
 process), --address for a cluster (give --num-env-runners N to sample on its nodes; splitpoker
-must be installed there). Each env runner holds one of Ray's CPUs and the learner runs in this
-process, outside Ray's count: at most as many env runners as Ray has CPUs (2 on 2 cores; 3 there
-waited forever), checked before Ray starts (local) or right after it connects (--address).
+must be installed there; docs/cluster.md is the recipe). Each env runner holds one of Ray's
+CPUs and the learner runs in this process, outside Ray's count: at most as many env runners as
+Ray has CPUs (2 on 2 cores; 3 there waited forever), checked before Ray starts (local) or right
+after it connects (--address).
 
 After training, the greedy policy and uniform random legal play are scored on the same
 --eval-episodes deals (mean reward with a 95% interval, and how many episodes ended with a

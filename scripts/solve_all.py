@@ -16,10 +16,11 @@ each spread over all strata, so the finished shards of a run stopped early (--ti
 Ctrl-C) are still an unbiased sample.
 
 Ray: local with no setup (--num-cpus workers, default all cores), --address for a cluster (the
-driver writes the shards, so only the driver needs --out). Results do not depend on the number
-of workers. Shards are written atomically; rerunning the same command skips finished shards (a
-different plan, game or rules in the same --out is refused); killing a worker retries its shard,
-killing the driver loses only the shards in flight.
+driver writes the shards, so only the driver needs --out; docs/cluster.md is the recipe).
+Results do not depend on the number of workers. Shards are written atomically; rerunning the same
+command skips finished shards (a different plan, game or rules in the same --out is refused);
+killing a worker (or losing its node) retries its shard, killing the driver loses only the shards
+in flight.
 
 --single-check K: before the Ray run, solve K classes of the plan in this process, one core,
 and report seconds per class beside the Ray run's wall seconds per class per worker (the

@@ -13,7 +13,9 @@ trial's keys are printed as a config snippet at the end.
 
 --out is one study's folder: an existing one is resumed, but only by the settings it was made
 with (the same --timesteps, --eval-every, --eval-hands, --seed, algorithm and environment;
-anything else is refused before any work); a new one is made inside an existing folder.
+anything else is refused before any work); a new one is made inside an existing folder. One run at
+a time per --out: a second run on a study folder in use exits 2 naming the pid of the run holding it
+(it would mark the first run's running trial failed, and the first run would crash).
 
 Exit codes: 0 done, 2 bad arguments or config (nothing trained), 130 Ctrl-C / 143 SIGTERM (the
 finished trials are kept in the journal; rerun the same command to resume).

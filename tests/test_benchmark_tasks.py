@@ -179,3 +179,143 @@ def test_validation_and_test_sets_are_disjoint_and_a_shared_hand_is_refused():
         check_disjoint(val, leaked)
     with pytest.raises(ValueError, match="share seed 2024"):
         check_disjoint(val, val)
+
+
+# ---- card files as references ---------------------------------------------------------------------
+
+PAIGOW = "splitpoker/PaiGowPokerSetting-v0"
+PAIGOW_KW = {"house_way": "paigow-igw", "dealer_samples": 4, "observe_settings": True}
+IGW_CARD = "configs/strategies/paigow_igw_house_way.yaml"  # one rule: house-way:paigow-igw
+IGW_ROW = "card: IGW house way"
+BAD_CARD = """game: paigow
+name: broken
+rules:
+  - name: two pair
+    if: {cat_two_pair: 1}
+    then: groups:nope
+  - then: house-way:paigow-igw
+"""
+
+
+def card_grid(**over):
+    """An Asia setting env, the Pai Gow round with bets and the Pai Gow setting env (6 hands each)."""
+    return grid(**{"eval": {"hands": 6, "paired_hands": 6, "validation_seed": 2024, "test_seed": 2025},
+                   "envs": [{"id": ASIA, "label": "asia", "kwargs": ASIA_KW},
+                            {"id": BETS, "label": "paigow_bets", "kwargs": BETS_KW},
+                            {"id": PAIGOW, "label": "paigow", "kwargs": PAIGOW_KW}], **over})
+
+
+def _same(a: dict, b: dict) -> bool:
+    """Equal to the float, key by key (NaN equals NaN; the timing left out)."""
+    keys = set(a) - {"seconds"}
+    return keys == set(b) - {"seconds"} and all(
+        a[k] == b[k] or (isinstance(a[k], float) and math.isnan(a[k]) and math.isnan(b[k])) for k in keys)
+
+
+def test_a_card_reference_scores_exactly_as_the_house_way_it_spells_out(tmp_path):
+    """The IGW house way as a card (its one rule ``house-way:paigow-igw``, played by the batch house-way
+    kernel; HouseWayPolicy asks Game.house_way hand by hand: the two agree on 20,000 random hands,
+    2,627 with the joker) gives the house-way row to the float on the setting task and on the bets
+    task (where it bets the minimum, as house-way does); on the Asia task it is skipped, logged."""
+    from splitpoker.agents.benchmark.harness import reference_rows
+
+    cfg = BenchmarkConfig.from_dict(card_grid(references=["house-way", IGW_CARD]))
+    assert cfg.references == ("house-way", IGW_CARD) and cfg.cards[IGW_CARD].row == IGW_ROW
+    logs = []
+    for label, task, env_id, kw in (("paigow", "setting", PAIGOW, PAIGOW_KW), ("paigow_bets", "bets", BETS, BETS_KW)):
+        data = tasks.prepare(task, "test", env_id, kw, 6, 2025)
+        rows = reference_rows(cfg, label, data, tmp_path, log=logs.append)
+        assert set(rows) == {"house-way", IGW_ROW, "random (exact expectation)"}
+        assert _same(rows[IGW_ROW], rows["house-way"]), (rows[IGW_ROW], rows["house-way"])
+        assert rows[IGW_ROW]["mean_regret"] > 0
+    assert rows[IGW_ROW]["min_bet_rate"] == 1.0 and rows[IGW_ROW]["invalid_rate"] == 0.0  # the bets task
+    asia = reference_rows(cfg, "asia", tasks.prepare("setting", "test", ASIA, ASIA_KW, 6, 2025), tmp_path,
+                          log=logs.append)
+    assert set(asia) == {"house-way", "random (exact expectation)"}
+    assert (f"[asia] [setting] reference {IGW_ROW} ({IGW_CARD}): a card for paigow, this task deals asia hands: "
+            "skipped") in logs
+
+
+def test_an_edited_card_is_scored_again_and_a_moved_one_is_not(tmp_path, monkeypatch):
+    import hashlib
+    import json
+    import shutil
+
+    from splitpoker.agents.benchmark import harness
+
+    calls = []
+    real = harness.task_reference_rows
+    monkeypatch.setattr(harness, "task_reference_rows", lambda *a, **k: calls.append(1) or real(*a, **k))
+    card = tmp_path / "card.yaml"
+    shutil.copy(IGW_CARD, card)
+    data = tasks.prepare("setting", "test", PAIGOW, PAIGOW_KW, 6, 2025)
+
+    def rows(path):
+        cfg = BenchmarkConfig.from_dict(card_grid(references=[str(path)]))
+        return harness.reference_rows(cfg, "paigow", data, tmp_path / "out", log=lambda m: None)
+
+    first = rows(card)
+    cached = rows(card)
+    assert len(calls) == 1 and cached[IGW_ROW]["mean_regret"] == first[IGW_ROW]["mean_regret"]  # from the cache
+    key = json.loads((tmp_path / "out" / "references" / "paigow.json").read_text())["key"]
+    assert key["refs"] == [f"card sha256:{hashlib.sha256(card.read_bytes()).hexdigest()}"]
+    moved = tmp_path / "moved.yml"
+    shutil.copy(card, moved)
+    assert rows(moved) == cached and len(calls) == 1  # the same content: the same rows
+    card.write_text(card.read_text() + "# edited: a comment only, yet the content changed\n")
+    assert rows(card)[IGW_ROW]["mean_regret"] == first[IGW_ROW]["mean_regret"] and len(calls) == 2
+    card.write_text(card.read_text().replace("name: IGW house way", "name: my house way"))
+    assert set(rows(card)) == {"card: my house way", "random (exact expectation)"} and len(calls) == 3
+
+
+ONLY_ASIA = [{"id": ASIA, "label": "asia", "kwargs": ASIA_KW}]
+ASIA_AND_SESSION = ONLY_ASIA + [{"id": SESSION, "label": "session", "kwargs": SESSION_KW}]  # a session sets no hand
+
+
+@pytest.mark.parametrize("refs, kwargs, envs, fragment", [
+    (["house-way", "configs/strategies/no_such_card.yaml"], {}, None,
+     r"reference 'configs/strategies/no_such_card.yaml' in config: .*no_such_card.yaml: no such card file"),
+    (["configs/strategies/paigow_simple.yaml"], {}, ONLY_ASIA, r"reference 'configs/strategies/paigow_simple.yaml' in "
+     r"config: a card for paigow, but no env of this grid scores paigow hands"),
+    ([IGW_CARD], {}, ASIA_AND_SESSION, r"a card for paigow, but no env of this grid scores paigow hands \(the envs "
+     r"with hand tasks and their games: \{'asia': 'asia'\}\)"),
+    ([IGW_CARD, "configs/strategies/fitted/paigow-igw.yaml", IGW_CARD], {}, None, "are both a card named 'IGW house way'"),
+    ([IGW_CARD], {IGW_CARD: {"samples": 3}}, None, "a card file takes no keywords"),
+    (["house-way", "notes.txt"], {}, None, r"unknown reference policy 'notes.txt': expected some of .* or a card file "
+     r"\(a path ending .yaml, .yml, .json\)"),
+])
+def test_a_bad_card_reference_is_refused_naming_it(refs, kwargs, envs, fragment):
+    over = {"references": refs, "reference_kwargs": kwargs, **({"envs": envs} if envs else {})}
+    with pytest.raises(ConfigError, match=fragment):
+        BenchmarkConfig.from_dict(card_grid(**over))
+
+
+def test_card_paths_are_read_from_the_current_directory_and_rows_never_take_a_baseline_name(tmp_path, monkeypatch):
+    (tmp_path / "hw.yaml").write_text(open(IGW_CARD).read().replace("name: IGW house way", "name: house-way"))
+    (tmp_path / "stem_is_the_name.yaml").write_text("game: paigow\nrules:\n  - then: groups:fb\n")
+    monkeypatch.chdir(tmp_path)
+    cfg = BenchmarkConfig.from_dict(card_grid(references=["house-way", "hw.yaml", "stem_is_the_name.yaml"]))
+    assert {r: (c.path, c.row) for r, c in cfg.cards.items()} == {
+        "hw.yaml": (str(tmp_path / "hw.yaml"), "card: house-way"),
+        "stem_is_the_name.yaml": (str(tmp_path / "stem_is_the_name.yaml"), "card: stem_is_the_name")}
+    from splitpoker.agents.policies.baselines import BASELINES
+
+    assert not any(b.startswith("card: ") for b in BASELINES)
+
+
+def test_the_script_refuses_a_bad_card_before_any_work(tmp_path, capsys):
+    import yaml
+
+    from splitpoker.scripts import benchmark_rl
+
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(BAD_CARD)
+    path = tmp_path / "g.yaml"
+    path.write_text(yaml.safe_dump(card_grid(references=["house-way"])))
+    for extra in (["--check"], ["--no-ray"]):
+        code = benchmark_rl.main(["--config", str(path), "--references", f"house-way,{bad}", "--out",
+                                  str(tmp_path / "out"), *extra])
+        err = capsys.readouterr().err
+        assert code == 2, err
+        assert f"error: reference {str(bad)!r} in {path}: {bad}: rule 1 ('two pair'): then 'groups:nope': unknown recipe" in err
+        assert not (tmp_path / "out").exists()  # nothing prepared, nothing trained

@@ -24,6 +24,7 @@ LOADERS = {
     "scripts/report.py": "--policy PATH",
     "scripts/dataset.py": "--policy PATH",
     "scripts/bench_card_removal.py": "--policy PATH",
+    "agents/explorer/agents.py": "Agent(path): each serve.py --model PATH, passed on by load_agents",
 }
 _LOAD_CALL = re.compile(r"\b(?:load_model|restore_from_path|load_replay_buffer|from_checkpoint|torch\.load|joblib\.load|"
                         r"(?:cloud)?pickle\.loads?|cls\.load)\(|\)\.load\(")

@@ -225,7 +225,7 @@ def test_speed_benchmark_switches_a_model_to_the_previous_code_path():
 
 
 def test_the_light_rows_are_the_benchmark_grids_chosen_rows():
-    """speed_scorer.LIGHT times the rows docs/rl_benchmark_extra.md chose on validation (the
+    """speed_scorer.LIGHT times the rows docs/rl_benchmark/rl_benchmark_extra.md chose on validation (the
     configs of grids scorer_speed and scorer_speed_lighter), on a constant rate."""
     import yaml
 

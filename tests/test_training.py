@@ -19,6 +19,7 @@ from splitpoker.agents.policies.baselines import (
 )
 from splitpoker.agents.training.models import load_model
 from splitpoker.agents.training.run import (
+    ConfigError,
     TrainConfig,
     latest_checkpoint,
     make_vec_env,
@@ -102,6 +103,12 @@ def test_resume_reads_steps_from_the_zip_and_never_rewinds(tmp_path):
     assert state.path == run_dir / "model.zip" and state.steps == 256
     assert any("model_5000_steps.zip" in w for w in warnings)
     assert latest_checkpoint(run_dir) == run_dir / "model.zip"
+    # resuming refuses the unreadable zip (every save is atomic: it is not a crash's), changing nothing
+    before = {p: p.read_bytes() for p in run_dir.rglob("*") if p.is_file()}
+    with pytest.raises(ConfigError, match=r"model_5000_steps.zip is not a readable stable-baselines3 model"):
+        train(resume=run_dir, total_timesteps=256, progress_bar=False, log=lambda m: None)
+    assert {p: p.read_bytes() for p in run_dir.rglob("*") if p.is_file()} == before
+    (ckpts / "model_5000_steps.zip").unlink()
     # the target is already met: nothing is written, the finished model is not replaced
     before = {p: p.read_bytes() for p in run_dir.rglob("*") if p.is_file()}
     messages = []

@@ -192,3 +192,74 @@ def test_a_trial_stopped_by_ctrl_c_logs_nothing_but_other_failures_still_do():
         assert any("KeyboardInterrupt" in m for m in records.messages), records.messages
     finally:
         logging.getLogger("optuna").removeHandler(records)
+
+
+def _hold_run_lock(folder: Path) -> subprocess.Popen:
+    """A child process holding the folder's run lock, as a running tune.py does."""
+    import textwrap
+
+    holder = subprocess.Popen([sys.executable, "-c", textwrap.dedent(f"""
+        import time
+        from pathlib import Path
+        from splitpoker.agents.training.state import run_lock
+        with run_lock(Path({str(folder)!r})):
+            print("held", flush=True)
+            time.sleep(120)
+    """)], stdout=subprocess.PIPE, text=True)
+    assert holder.stdout.readline().strip() == "held"
+    return holder
+
+
+def test_a_second_run_on_a_busy_study_folder_exits_2_naming_the_holder(tmp_path, capsys):
+    """Two identical tune.py runs on one --out: the second marked the first's running trial FAIL
+    and the first crashed ("Cannot tell a FAIL trial"). The study folder is locked (train.py's
+    run lock); the second run stops before any work, naming the holder's pid."""
+    from splitpoker.scripts import tune as script
+
+    out = tmp_path / "study"
+    out.mkdir()
+    holder = _hold_run_lock(out)
+    try:
+        with pytest.raises(ConfigError, match=rf"is being trained by another process \(pid {holder.pid}\)"):
+            tune(tiny_cfg(), "MLP", None, 1, out, log=lambda m: None)
+        code = script.main(["--config", str(ROOT / "configs" / "benchmark" / "asia.yaml"), "--algorithm", "PPO",
+                            "--timesteps", "100", "--eval-hands", "2", "--out", str(out)])
+        err = capsys.readouterr().err
+    finally:
+        holder.kill()
+        holder.wait()
+    assert code == 2, err
+    assert f"{out} is being trained by another process (pid {holder.pid})" in err, err
+    assert list(out.iterdir()) == []  # no journal, nothing trained
+
+
+def test_a_journal_record_optuna_does_not_know_is_refused_with_its_line(tmp_path):
+    """``{"op_code": 999}`` passed the check (it is JSON with an op_code) and Optuna's replay then
+    failed with a bare AssertionError; as a middle or a last line it is refused with its line
+    number, the journal untouched (a whole last line is no crash's cut-off, so it is not dropped)."""
+    cfg = tiny_cfg()
+    tune(cfg, "MLP", None, 1, tmp_path, seed=0, log=lambda m: None)
+    path = tmp_path / "optuna.journal"
+    lines = path.read_bytes().split(b"\n")[:-1]
+    for k, changed in [(3, [*lines[:2], b'{"op_code": 999}', *lines[2:]]), (len(lines) + 1, [*lines, b'{"op_code": 999}']),
+                       (2, [lines[0], b'{"op_code": true}', *lines[1:]])]:
+        path.write_bytes(b"".join(line + b"\n" for line in changed))
+        before = path.read_bytes()
+        with pytest.raises(ConfigError, match=rf"optuna.journal: line {k} of {len(changed)} is not a study record"):
+            tune(cfg, "MLP", None, 2, tmp_path, seed=0, log=lambda m: None)
+        assert path.read_bytes() == before
+        assert not (tmp_path / "optuna.journal.damaged").exists()
+
+
+def test_a_journal_path_that_is_a_folder_exits_2_naming_it(tmp_path, capsys):
+    """``<out>/optuna.journal`` a folder gave an IsADirectoryError traceback."""
+    from splitpoker.scripts import tune as script
+
+    (tmp_path / "optuna.journal").mkdir()
+    with pytest.raises(ConfigError, match="optuna.journal is a folder, not a study journal"):
+        tune(tiny_cfg(), "MLP", None, 1, tmp_path, log=lambda m: None)
+    code = script.main(["--config", str(ROOT / "configs" / "benchmark" / "asia.yaml"), "--algorithm", "PPO",
+                        "--timesteps", "100", "--eval-hands", "2", "--out", str(tmp_path)])
+    err = capsys.readouterr().err
+    assert code == 2 and f"{tmp_path / 'optuna.journal'} is a folder" in err, err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["optuna.journal"]

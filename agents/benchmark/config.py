@@ -41,13 +41,27 @@ Layout (every key below is the complete set; an unknown key is an error naming i
         env_overrides:              # optional, per env label: policy / n_envs / algo_kwargs / policy_kwargs
           session: {policy: MlpPolicy, policy_kwargs: {net_arch: [64, 64]}}  # (merged; e.g. a task
                                     # without settings, where the setting scorer has nothing to score)
-    references: [table, house-way, mc-best, random]   # baselines of splitpoker.agents.policies.baselines, scored alike
-    reference_kwargs: {mc-best: {samples: 300}}
+    references: [table, house-way, mc-best, random]   # baselines of splitpoker.agents.policies.baselines, scored alike,
+                                    # and card files (configs/strategies/*.yaml, a path ending .yaml, .yml or
+                                    # .json; a relative path is read from the current directory, as --config
+                                    # is, not from this file's folder). A card is checked when the config loads
+                                    # (a missing file or a bad rule is refused, naming the reference), plays the
+                                    # hand tasks of its own game only (skipped, with a log line, on the other
+                                    # game's; a card no env's game matches is refused) and bets the table
+                                    # minimum as house-way does; its row is named 'card: <the card's name>'
+                                    # (its name:, else the file's stem), so it never takes a baseline's name
+    reference_kwargs: {mc-best: {samples: 300}}   # keywords of a baseline (a card file takes none)
 
 Refused before any training, naming the value: an unknown key or task, a task that does not fit
-its environment, a test seed equal to the validation seed, fewer than 2 seeds (the bootstrap
+its environment, a reference that is neither a baseline nor a card file, a card file that is
+missing or breaks a rule of :mod:`splitpoker.agents.evaluation.card_file` (its
+:class:`~splitpoker.agents.evaluation.card_file.CardError`), a card whose game no env of the grid
+deals hands of, a test seed equal to the validation seed, fewer than 2 seeds (the bootstrap
 intervals need two; :meth:`BenchmarkConfig.from_dict`'s ``min_seeds``, which ``scripts/tune.py``
 lowers to 1 since a sweep trains one seed per trial).
+
+The checks of one entry (an algorithm, an env, a card reference, a name) are in
+:mod:`splitpoker.agents.benchmark.entries`.
 
 Environments of algorithms that cannot mask (ppo, a2c, dqn) penalise invalid actions
 (:attr:`splitpoker.agents.training.run.TrainConfig.resolved_env_kwargs`).
@@ -60,14 +74,20 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from splitpoker.agents.training.algorithms import ALGOS, algo_class
-from splitpoker.agents.training.config import (
-    MAX_TIMESTEPS,
-    SEED_LIMIT,
-    check_algo_values,
-    check_n_envs,
-    check_rollout,
+from splitpoker.agents.benchmark.entries import (  # noqa: F401 (CardReference, card_row_name, check_name, resolve_policy: this module's API too)
+    CardReference,
+    ConfigError,
+    _card_references,
+    _check_algo,
+    _check_env_kwargs,
+    _check_keys,
+    _check_tasks,
+    _positive_int,
+    card_row_name,
+    check_name,
+    resolve_policy,
 )
+from splitpoker.agents.training.config import MAX_TIMESTEPS, SEED_LIMIT
 
 EXECUTORS = ("ray", "local")
 TOP_KEYS = ("name", "description", "executor", "num_cpus", "total_timesteps", "eval_every", "seeds", "eval", "envs",
@@ -78,70 +98,10 @@ ENV_KEYS = ("id", "label", "kwargs", "tasks", "algo_kwargs")
 OVERRIDE_KEYS = ("policy", "n_envs", "algo_kwargs", "policy_kwargs")
 MIN_SEEDS = 2
 ALGO_KEYS = ("name", "algo", "policy", "n_envs", "algo_kwargs", "policy_kwargs", "warm_start", "env_overrides")
-SCORER_MODULE = "splitpoker.agents.policies.setting_scorer"
 # size bounds, each with its reason
 MAX_EVAL_HANDS = 100_000  # exact EVs of every setting: ~0.1-0.2 s of solving per hand (3-6 core-hours), 90 MB
 MAX_PAIRED_HANDS = 1_000_000  # the paired reward plays every hand one Python step at a time
 MAX_NUM_CPUS = 256  # a local Ray instance starts a worker process per CPU it uses
-
-
-class ConfigError(ValueError):
-    """A benchmark configuration that cannot run: names the key or value and what was expected."""
-
-
-def _check_keys(data: Any, allowed: tuple[str, ...], where: str, required: tuple[str, ...] = ()) -> dict:
-    if not isinstance(data, dict):
-        raise ConfigError(f"{where} must be a mapping, got {type(data).__name__} {data!r}")
-    unknown = [k for k in data if k not in allowed]
-    if unknown:
-        raise ConfigError(f"unknown key {unknown[0]!r} in {where}: expected some of {list(allowed)}")
-    missing = [k for k in required if k not in data]
-    if missing:
-        raise ConfigError(f"{where} is missing {missing[0]!r}")
-    return data
-
-
-def check_name(value: Any, what: str, where: str) -> str:
-    """``value`` if it can name a file or folder of the grid's output, else :class:`ConfigError`
-    naming it, ``where`` (the config file) and the rule. The grid's ``name`` is its output folder
-    (``runs/benchmark/<name>``); an env ``label`` names ``<out>/references/<label>.json`` (and
-    ``<label>_<task>.json``) and, with an algorithm's ``name``, the run folders
-    ``<out>/runs/<label>__<name>__<seed>/``. A name is a non-empty string of printable characters
-    without ``/`` or ``\\``, other than ``.`` and ``..``: nothing that could lead out of the
-    output folder (``/abs/path``, ``../x``)."""
-    if isinstance(value, str) and value.isprintable() and value not in ("", ".", "..") and not {"/", "\\"} & set(value):
-        return value
-    raise ConfigError(f"{what}={value!r} in {where}: expected a name (a non-empty string of printable characters "
-                      "without '/' or '\\', not '.' or '..'), since it names files and folders inside the output folder")
-
-
-def _positive_int(value: Any, where: str, minimum: int = 1, maximum: int | None = None, why: str = "") -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
-        raise ConfigError(f"{where}={value!r}: expected an integer >= {minimum}")
-    if maximum is not None and value > maximum:
-        raise ConfigError(f"{where}={value!r}: expected an integer {minimum:,}..{maximum:,} ({why})")
-    return value
-
-
-def resolve_policy(algo: str, name: str):
-    """The ``policy`` argument for ``algo``: an SB3 alias string (``MlpPolicy``) as is, else the
-    class of that name in :mod:`splitpoker.agents.policies.setting_scorer`. Unknown names raise :class:`ConfigError`."""
-    if not isinstance(name, str) or not name:
-        raise ConfigError(f"policy={name!r}: expected a policy name such as 'MlpPolicy'")
-    aliases = getattr(algo_class(algo), "policy_aliases", {})
-    if name in aliases:
-        return name
-    try:
-        import importlib
-
-        module = importlib.import_module(SCORER_MODULE)
-    except ImportError:
-        module = None
-    cls = getattr(module, name, None) if module is not None else None
-    if inspect.isclass(cls):
-        return cls
-    raise ConfigError(f"unknown policy {name!r} for algorithm {algo!r}: expected one of {sorted(aliases)}"
-                      f" or a policy class of {SCORER_MODULE}" + ("" if module else f" ({SCORER_MODULE} is not installed)"))
 
 
 @dataclass(frozen=True)
@@ -210,6 +170,12 @@ class BenchmarkConfig:
     eval_solved: tuple[str, ...] = ()  # solved-store folders the evaluation sets look hands up in
     card_removal_hands: int = 100
     card_removal_margin: float = 0.03
+    reference_cards: tuple[CardReference, ...] = ()  # the card files among ``references``
+
+    @property
+    def cards(self) -> dict[str, CardReference]:
+        """The card files among the references, by the reference as written."""
+        return {c.reference: c for c in self.reference_cards}
 
     @property
     def eval_seed(self) -> int:
@@ -224,8 +190,10 @@ class BenchmarkConfig:
         path = Path(path)
         if not path.exists():
             raise ConfigError(f"benchmark config {path} does not exist")
+        from splitpoker.envs.config_file import load_yaml
+
         try:
-            data = yaml.safe_load(path.read_text())
+            data = load_yaml(path)
         except yaml.YAMLError as e:
             raise ConfigError(f"benchmark config {path} is not valid YAML: {e}") from None
         if overrides:
@@ -334,16 +302,23 @@ class BenchmarkConfig:
 
         refs = data.get("references", ["house-way", "mc-best", "random"]) or []
         if not isinstance(refs, list):
-            raise ConfigError(f"references={refs!r}: expected a list of baseline names")
+            raise ConfigError(f"references={refs!r}: expected a list of baseline names and card files")
+        cards = _card_references(refs, env_specs, where)
+        from splitpoker.agents.evaluation.card_file import SUFFIXES as CARD_SUFFIXES
+
         for r in refs:
-            if r not in BASELINES:
-                raise ConfigError(f"unknown reference policy {r!r}: expected some of {sorted(BASELINES)}")
+            if r not in BASELINES and r not in cards:
+                raise ConfigError(f"unknown reference policy {r!r}: expected some of {sorted(BASELINES)} or a card file "
+                                  f"(a path ending {', '.join(CARD_SUFFIXES)})")
         ref_kwargs = data.get("reference_kwargs") or {}
         if not isinstance(ref_kwargs, dict):
             raise ConfigError(f"reference_kwargs={ref_kwargs!r}: expected a mapping of reference name to keywords")
         for r, kw in ref_kwargs.items():
             if r not in refs:
                 raise ConfigError(f"reference_kwargs names {r!r}, which is not among references {refs}")
+            if r in cards:
+                raise ConfigError(f"reference_kwargs.{r}: a card file takes no keywords (it plays its rules and bets "
+                                  "the table minimum)")
             if not isinstance(kw, dict):
                 raise ConfigError(f"reference_kwargs.{r} must be a mapping, got {kw!r}")
             params = set(inspect.signature(BASELINES[r].__init__).parameters) - {"self", "kw", "kwargs"}
@@ -356,7 +331,7 @@ class BenchmarkConfig:
             raise ConfigError(f"eval.solved={solved!r}: expected a list of solved-store folders (scripts/solve_all.py --out)")
         return cls(name, tuple(env_specs), tuple(algo_specs), tuple(seeds), total, every, hands, paired, val_seed,
                    test_seed, executor, num_cpus, tuple(refs), {k: dict(v) for k, v in ref_kwargs.items()},
-                   str(desc or ""), tuple(solved), cr_hands, float(cr_margin))
+                   str(desc or ""), tuple(solved), cr_hands, float(cr_margin), tuple(cards.values()))
 
 
 def apply_overrides(data: Any, *, algorithms: list[str] | None = None, envs: list[str] | None = None,
@@ -396,75 +371,3 @@ def apply_overrides(data: Any, *, algorithms: list[str] | None = None, envs: lis
         if value is not None:
             data["eval"] = {**(data.get("eval") or {}), key: value}
     return data
-
-
-def _check_algo(a: dict, label: str) -> None:
-    """The checks of one algorithm entry as it runs on one env (names the entry in every error)."""
-    if a["algo"] not in ALGOS:
-        raise ConfigError(f"unknown algorithm {a['algo']!r} in {label}: expected one of {list(ALGOS)}")
-    policy = a.get("policy", "MlpPolicy")
-    try:
-        resolve_policy(a["algo"], policy)
-    except ConfigError as err:
-        raise ConfigError(f"{err} (in {label})") from None
-    n_envs = _positive_int(a.get("n_envs", 4), f"{label}.n_envs")
-    try:
-        check_n_envs(n_envs, where=f"{label}.n_envs")
-    except ValueError as err:
-        raise ConfigError(str(err)) from None
-    algo_kwargs = a.get("algo_kwargs") or {}
-    policy_kwargs = a.get("policy_kwargs") or {}
-    for k, v in (("algo_kwargs", algo_kwargs), ("policy_kwargs", policy_kwargs)):
-        if not isinstance(v, dict):
-            raise ConfigError(f"{label}.{k} must be a mapping, got {v!r}")
-    params = set(inspect.signature(algo_class(a["algo"]).__init__).parameters) - {
-        "self", "policy", "env", "seed", "device", "policy_kwargs", "verbose", "tensorboard_log", "_init_setup_model"}
-    bad = [k for k in algo_kwargs if k not in params]
-    if bad:
-        raise ConfigError(f"unknown key {bad[0]!r} in {label}.algo_kwargs: expected some of {sorted(params)}")
-    try:
-        check_algo_values(a["algo"], algo_kwargs)  # ranges; schedules such as lin_2e-3
-        check_rollout(a["algo"], algo_kwargs, n_envs, where=f"{label}: ")
-    except ValueError as err:
-        raise ConfigError(f"{err} (in {label})") from None
-    warm = a.get("warm_start")
-    if warm is not None:
-        from splitpoker.agents.training.warm_start import WarmStart
-
-        try:
-            WarmStart.from_dict(warm)
-        except (TypeError, ValueError) as err:
-            raise ConfigError(f"{label}.warm_start: {err}") from None
-
-
-def _check_tasks(e: dict, where: str) -> tuple[str, ...]:
-    """The env entry's tasks (``()``: its own task), each known and fitting its id."""
-    from splitpoker.agents.benchmark.task_names import check_task, natural_task
-
-    tasks = e.get("tasks")
-    if tasks is None:
-        if natural_task(e["id"]) is None:
-            raise ConfigError(f"{where} ({e['id']}): no benchmark task scores this env; expected one of the task envs")
-        return ()
-    if isinstance(tasks, str):
-        tasks = [tasks]
-    if not isinstance(tasks, list) or not tasks:
-        raise ConfigError(f"{where}.tasks={tasks!r}: expected a non-empty list of task names")
-    if len(set(tasks)) != len(tasks):
-        raise ConfigError(f"{where}.tasks={tasks!r} repeats a task")
-    for t in tasks:
-        try:
-            check_task(t, e["id"], f"{where}.tasks")
-        except ValueError as err:
-            raise ConfigError(str(err)) from None
-    return tuple(tasks)
-
-
-def _check_env_kwargs(env_id: str, kwargs: dict, where: str) -> None:
-    """Build the environment once so that a bad keyword fails now, not inside a worker."""
-    import gymnasium as gym
-
-    try:
-        gym.make(env_id, **kwargs).close()
-    except (TypeError, ValueError) as e:
-        raise ConfigError(f"{where} ({env_id}): bad kwargs: {e}") from None

@@ -2,7 +2,8 @@
 ``eval_every`` steps on each task of the environment (:mod:`splitpoker.agents.benchmark.tasks`:
 exact regret on a fixed set of hands, the bets' exact EV lost, a session's exact success
 probability), on a *validation* split and a disjoint *test* split. One run:
-:mod:`splitpoker.agents.benchmark.run`; the statistics: :mod:`splitpoker.agents.benchmark.stats`;
+:mod:`splitpoker.agents.benchmark.run`; the rows across seeds:
+:mod:`splitpoker.agents.benchmark.rows`; the statistics: :mod:`splitpoker.agents.benchmark.stats`;
 the report: :mod:`splitpoker.agents.benchmark.report`.
 
 Which split is read where: nothing in the harness chooses anything; ``scripts/tune.py``
@@ -15,7 +16,8 @@ Runs execute as Ray tasks (local Ray by default, a cluster with ``address``) or 
 give identical curves. The driver writes each finished run's files atomically (temporary file +
 rename); a restarted grid skips every run whose ``result.json`` is there. A run that raises is
 recorded (``error.txt``) and the others go on. Reference rows (strategy table when installed, house
-way, Monte Carlo best, random) are scored on the same evaluation set and cached.
+way, Monte Carlo best, random, and any card file the grid names) are scored on the same evaluation
+set and cached.
 
 Layout of ``<out>``::
 
@@ -31,7 +33,6 @@ Layout of ``<out>``::
 from __future__ import annotations
 
 import json
-import math
 import os
 import tempfile
 import traceback
@@ -39,10 +40,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
-from splitpoker.agents.benchmark import stats
-from splitpoker.agents.benchmark.config import AlgoSpec, BenchmarkConfig, EnvSpec
+from splitpoker.agents.benchmark.config import BenchmarkConfig
+from splitpoker.agents.benchmark.rows import aggregate, grid_statistics
 from splitpoker.agents.benchmark.run import (
     MODEL_KEY,
     RunSpec,
@@ -54,23 +53,20 @@ from splitpoker.agents.benchmark.run import (
 )
 from splitpoker.agents.benchmark.tasks import SPLITS, TaskData, prepare
 from splitpoker.agents.benchmark.tasks import reference_rows as task_reference_rows
+from splitpoker.agents.output import file_mode
 from splitpoker.agents.process_state import leaves_process_as_found
 
 __all__ = ["GridInterrupted", "collect", "collect_finished", "grid", "run_grid", "run_one"]
 
 
 def write_json_atomic(path: Path, data: Any) -> None:
-    """Write JSON to a temporary file in the same directory, then rename it into place."""
+    """Strict JSON (``NaN``/``inf`` as ``null``, numpy values as plain ones:
+    :func:`splitpoker.agents.output.write_json`) written to a temporary file in the same folder,
+    then renamed into place; the folder is made first."""
+    from splitpoker.agents.output import write_json
+
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w") as f:
-            json.dump(data, f, indent=1, default=float)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+    write_json(path, data)
 
 
 # ---- the grid ---------------------------------------------------------------------------------
@@ -101,6 +97,7 @@ def store(out: Path, spec: RunSpec, result: dict) -> None:
     if blob is not None:
         path = run_dir(out, spec) / "model.zip"
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".model.", suffix=".zip.tmp")
+        os.fchmod(fd, file_mode())  # as a plain write would make it, not mkstemp's 0600
         with os.fdopen(fd, "wb") as f:
             f.write(blob)
         os.replace(tmp, path)
@@ -128,6 +125,7 @@ def write_run_info(out: Path, spec: RunSpec, data: dict, git: dict, result: dict
                                 vec_env="native" if spec.env.id in VECTOR_ENTRY_POINTS else "dummy")
         fd, tmp = tempfile.mkstemp(dir=d, prefix=".config.", suffix=".yaml.tmp")
         try:
+            os.fchmod(fd, file_mode())
             with os.fdopen(fd, "w") as f:
                 yaml.safe_dump({**train_cfg.to_dict(), "versions": versions()}, f, sort_keys=False)
             os.replace(tmp, d / "config.yaml")
@@ -145,9 +143,18 @@ def write_run_info(out: Path, spec: RunSpec, data: dict, git: dict, result: dict
 
 
 def reference_rows(cfg: BenchmarkConfig, label: str, data: TaskData, out: Path, log=print) -> dict:
-    """The reference rows of one task on its test split (cached in ``<out>/references``)."""
+    """The reference rows of one task on its test split (cached in ``<out>/references``). A card
+    file among the references enters the cache key by the sha256 of its content, read now (not
+    by its path): an edited card is scored again, a moved one is not."""
+    import hashlib
+
+    from splitpoker.agents.evaluation.card_file import load_card
+
     path = out / "references" / f"{label}.json"
-    key = {"refs": list(cfg.references), "kwargs": cfg.reference_kwargs, "set": data.identity,
+    cards = cfg.cards
+    digests = {r: hashlib.sha256(Path(c.path).read_bytes()).hexdigest() for r, c in cards.items()}
+    key = {"refs": [f"card sha256:{digests[r]}" if r in cards else r for r in cfg.references],
+           "kwargs": cfg.reference_kwargs, "set": data.identity,
            "paired_hands": cfg.eval_paired_hands, "env": data.env_kwargs, "task": data.task}
     key = json.loads(json.dumps(key, default=float))
     if path.exists():
@@ -158,7 +165,7 @@ def reference_rows(cfg: BenchmarkConfig, label: str, data: TaskData, out: Path, 
         except (OSError, json.JSONDecodeError):
             pass
     rows = task_reference_rows(data, cfg.references, cfg.reference_kwargs, cfg.eval_paired_hands, cfg.test_seed,
-                               log=lambda m: log(f"[{label}] {m}"))
+                               log=lambda m: log(f"[{label}] {m}"), cards={r: load_card(c.path) for r, c in cards.items()})
     write_json_atomic(path, {"key": key, "rows": rows})
     return rows
 
@@ -259,7 +266,10 @@ def run_grid(cfg: BenchmarkConfig, out: Path, *, executor: str | None = None, ad
                     continue
                 done(s, res)
         elif todo:
-            _run_ray(todo, data, done, fail, address=address, num_cpus=num_cpus or cfg.num_cpus, log=log)
+            from splitpoker.agents.exact.strategy import ray_messages_to_stderr
+
+            with ray_messages_to_stderr():  # Ray prints a lost node's report on stdout, --json's
+                _run_ray(todo, data, done, fail, address=address, num_cpus=num_cpus or cfg.num_cpus, log=log)
     except KeyboardInterrupt:
         raise GridInterrupted(len(results), len(specs)) from None
     summary = collect(cfg, out, data, references, results, git)
@@ -304,7 +314,10 @@ def _run_ray(todo: list[RunSpec], data: dict, done: Callable, fail: Callable, *,
                 os.environ.setdefault("RAY_worker_niceness", "0")
                 ray.init(num_cpus=num_cpus, include_dashboard=False, **quiet)
     log(f"Ray: {int(ray.cluster_resources().get('CPU', 0))} CPU(s) at {address or 'local'}")
-    task = ray.remote(num_cpus=1, max_retries=0)(_ray_run_one)
+    # a run whose worker process or node died (a lost node, the OOM killer) runs again, on another
+    # node if need be: a run is a pure function of its spec and seed, so the retry gives the same
+    # result (tests/test_ray_cluster.py); what a run raises itself is not retried but recorded
+    task = ray.remote(num_cpus=1, max_retries=3)(_ray_run_one)
     refs_data = {k: ray.put(v) for k, v in data.items()}
     pending = {task.remote(s.to_dict(), refs_data[s.env.label]): s for s in todo}
     try:
@@ -315,7 +328,7 @@ def _run_ray(todo: list[RunSpec], data: dict, done: Callable, fail: Callable, *,
                 spec = pending.pop(ref)
                 try:
                     res = ray.get(ref)
-                except ray.exceptions.RayTaskError as err:
+                except ray.exceptions.RayError as err:  # the run raised, or it was lost more often than retried
                     fail(spec, err)
                     continue
                 done(spec, res)
@@ -336,20 +349,6 @@ def _run_ray(todo: list[RunSpec], data: dict, done: Callable, fail: Callable, *,
 
 
 # ---- collecting -------------------------------------------------------------------------------
-
-T975 = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 6: 2.447, 7: 2.365, 8: 2.306, 9: 2.262, 10: 2.228,
-        15: 2.131, 20: 2.086, 30: 2.042}
-
-
-def t_ci(x) -> tuple[float, float]:
-    """Mean and half-width of the 95% Student-t interval (across seeds: few samples)."""
-    x = np.asarray(x, dtype=float)
-    if x.size < 2:
-        return float(x.mean()), float("nan")
-    df = x.size - 1
-    t = T975.get(df) or next((T975[k] for k in sorted(T975) if k >= df), 1.96)
-    return float(x.mean()), float(t * x.std(ddof=1) / np.sqrt(x.size))
-
 
 def run_commits(out: Path, cfg: BenchmarkConfig) -> dict[str, int]:
     """How many of the grid's finished runs were trained at each commit (``<sha>`` or
@@ -393,99 +392,3 @@ def collect(cfg: BenchmarkConfig, out: Path, data: dict, references: dict, resul
     summary.update(grid_statistics(rows, [lbl for e in cfg.envs for lbl in e.task_labels().values()]))
     write_json_atomic(out / "benchmark.json", summary)
     return summary
-
-
-def _final(r: dict, label: str, split: str) -> dict:
-    return r["final"]["tasks"][label][split]
-
-
-def aggregate(env: EnvSpec, algo: AlgoSpec, runs: list[dict], label: str) -> dict:
-    """One row: a task's final test scores across the seeds of one algorithm."""
-    task = next(t for t, lbl in env.task_labels().items() if lbl == label)
-    finals = [_final(r, label, "test") for r in runs]
-    row = {"env": label, "task": task, "env_label": env.label, "env_id": env.id, "algorithm": algo.name, "algo": algo.algo,
-           "policy": algo.policy, "seeds": [r["seed"] for r in runs], "steps": int(np.mean([r["steps"] for r in runs])),
-           "warm_start": algo.warm_start, "split": "test"}
-    regrets = np.array([f["mean_regret"] for f in finals])
-    row["regret_per_seed"] = regrets.tolist()
-    row["mean_regret"], row["mean_regret_ci95"] = t_ci(regrets)
-    if len(runs) >= stats.MIN_RUNS:
-        row["iqm_regret"], row["iqm_regret_ci95"] = stats.iqm_with_ci(regrets)
-        norm = np.array([f["normalized"] for f in finals])
-        row["iqm_normalized"], row["iqm_normalized_ci95"] = stats.iqm_with_ci(norm)
-    else:
-        row["iqm_regret"], row["iqm_regret_ci95"] = stats.iqm(regrets), None
-        row["iqm_normalized"], row["iqm_normalized_ci95"] = stats.iqm([f["normalized"] for f in finals]), None
-    row["normalized_per_seed"] = [f["normalized"] for f in finals]
-    for key in ("optimal_rate", "diff_vs_house_way", "mean_reward", "regret_vs_table", "success", "min_bet_rate",
-                "setting_regret", "invalid_rate"):
-        vals = [f.get(key) for f in finals]
-        if all(v is not None and not (isinstance(v, float) and math.isnan(v)) for v in vals):
-            row[key], row[key + "_ci95"] = t_ci(vals)
-    val = np.array([_final(r, label, "validation")["mean_regret"] for r in runs])
-    row["validation"] = {"mean_regret": float(val.mean()), "iqm_regret": stats.iqm(val)}
-    row["train_seconds"], row["train_seconds_ci95"] = t_ci([r["train_seconds"] for r in runs])
-    sps = [r.get("steps_per_second", r["steps"] / r["train_seconds"]) for r in runs]
-    row["steps_per_second"], row["steps_per_second_ci95"] = t_ci(sps)
-    n_points = min(len(r["curve"]) for r in runs)
-    curve = []
-    for split in ("test", "validation"):
-        mat = np.array([[r["curve"][i]["tasks"][label][split]["mean_regret"] for i in range(n_points)] for r in runs])
-        band = stats.curve_iqm(mat)
-        for i in range(n_points):
-            m, ci = t_ci(mat[:, i])
-            pt = {"steps": int(np.mean([r["curve"][i]["steps"] for r in runs])), "iqm": band["iqm"][i],
-                  "low": band["low"][i], "high": band["high"][i], "mean_regret": m, "ci95": ci}
-            if split == "test":
-                curve.append(pt)
-            else:
-                curve[i]["validation_iqm"] = pt["iqm"]
-    row["curve"] = curve
-    return row
-
-
-def grid_statistics(rows: list[dict], labels: list[str]) -> dict:
-    """Across tasks (normalised scores; the algorithms with every task and the same seeds on each):
-    aggregate IQM with its interval, performance profiles, and the probability of improvement of
-    every ordered pair (also per task, on the regret: lower is better there, so P(X better than Y)
-    is computed on −regret)."""
-    by_algo: dict[str, dict[str, dict]] = {}
-    for r in rows:
-        if r.get("warm_start") is None:
-            by_algo.setdefault(r["algorithm"], {})[r["env"]] = r
-    # per algorithm, the seeds finished on every task (a grid stopped early may differ by one)
-    common = {a: sorted(set.intersection(*(set(t[lbl]["seeds"]) for lbl in labels)))
-              for a, t in by_algo.items() if all(lbl in t for lbl in labels)}
-    complete = {a: by_algo[a] for a, seeds in common.items() if len(seeds) >= stats.MIN_RUNS}
-
-    def per_seed(row: dict, key: str, seeds: list[int]) -> list[float]:
-        return [row[key][row["seeds"].index(s)] for s in seeds]
-
-    mats = {a: np.array([per_seed(t[lbl], "normalized_per_seed", common[a]) for lbl in labels]).T
-            for a, t in complete.items()}
-    aggregate_rows = {a: {**dict(zip(("iqm_normalized", "iqm_normalized_ci95"), stats.iqm_with_ci(m), strict=True)),
-                          "seeds": common[a]} for a, m in mats.items()}
-    taus = np.linspace(0.0, 1.0, 41)
-    profiles = {a: stats.performance_profile(m, taus) for a, m in mats.items()}
-    poi = []
-    names = list(mats)
-    for x in names:
-        for y in names:
-            if x == y:
-                continue
-            overall = stats.probability_of_improvement(mats[x], mats[y])
-            per_task = {}
-            for lbl in labels:
-                px = -np.asarray(per_seed(complete[x][lbl], "regret_per_seed", common[x]))
-                py = -np.asarray(per_seed(complete[y][lbl], "regret_per_seed", common[y]))
-                per_task[lbl] = stats.probability_of_improvement(px, py)
-            poi.append({"x": x, "y": y, "p": overall["p"], "ci95": overall["ci95"], "per_task": {
-                lbl: {"p": v["p"], "ci95": v["ci95"]} for lbl, v in per_task.items()}})
-    separated = {}
-    for lbl in labels:
-        algos = [a for a in by_algo if lbl in by_algo[a] and by_algo[a][lbl].get("iqm_regret_ci95")]
-        pairs = [(x, y) for i, x in enumerate(algos) for y in algos[i + 1:]
-                 if stats.intervals_apart(by_algo[x][lbl]["iqm_regret_ci95"], by_algo[y][lbl]["iqm_regret_ci95"])]
-        separated[lbl] = {"pairs_apart": len(pairs), "pairs": len(algos) * (len(algos) - 1) // 2}
-    return {"aggregate": {"tasks": labels, "algorithms": aggregate_rows, "performance_profiles": profiles},
-            "probability_of_improvement": poi, "separation": separated}

@@ -126,9 +126,9 @@ HEADER = """# RL benchmark
 
 Made by `scripts/benchmark_rl.py` (docs: README, "RL benchmark"); every figure below comes from the
 run named under its grid. Pure RL unless a grid says otherwise. Earlier grids (3 seeds, Student-t
-intervals, scored on the set their hyperparameters were chosen on): docs/rl_benchmark_archive.md.
+intervals, scored on the set their hyperparameters were chosen on): docs/rl_benchmark/rl_benchmark_archive.md.
 Card removal against the strategy table (table-eor) and the setting scorer's training speed before
-and after its fused function: docs/rl_benchmark_extra.md.
+and after its fused function: docs/rl_benchmark/rl_benchmark_extra.md.
 
 ## How to read it
 
@@ -157,6 +157,20 @@ validation IQM is printed beside it for whoever selects. Nothing was tuned on a 
 - `session`: a bankroll session (`PaiGowPokerSession-v0`, the house way setting the cards); the
   policy's bet at every bankroll of the DP's grid is read off and its success probability solved
   exactly (agents/sessions/dp.py); regret = the DP optimum's probability − the policy's.
+
+**Reference rows** (a grid's `references:`, or `--references` on the command line) are scored on
+the same test set as the runs: baselines by name (`table`, `house-way`, `mc-best`, `random`:
+`splitpoker.agents.policies.baselines`) and strategy cards by path
+(`configs/strategies/paigow_igw_house_way.yaml`; a relative path is read from the current
+directory, in a grid file as on the command line). A card is loaded with the grid: a missing file
+or a bad rule stops `scripts/benchmark_rl.py` (exit 2, `--check` included) naming the reference,
+before anything is solved or trained. It sets each hand by its rules and bets the table minimum
+with no bonus, as `house-way` does, so it is scored on the `setting`, `card_removal` and `bets`
+tasks of its own game (the `session` task's rows are the DP's); on the other game's tasks it is
+skipped with a log line, and a card of a game that no env of the grid deals hands of is refused.
+Its row is `card: <name>` (the card's `name:`, else its file's stem), apart from every baseline's.
+The cached rows (`<out>/references/<label>.json`) are keyed by the card's content (sha256), not its
+path: an edited card is scored again.
 
 **Statistics** (`agents/benchmark/stats.py`, the estimators of Agarwal et al., NeurIPS 2021, checked
 against `rliable` and worked examples): per task and algorithm the interquartile mean (IQM) of the
@@ -230,7 +244,7 @@ def markdown(summary: dict, plots: dict[str, str], command: str, extra_plots: di
         f"{summary['eval_every']:,} steps on every task of its environment, on a **validation** split (seed "
         f"{summary['splits']['validation']['seed']}: for tuning and selection) and a disjoint **test** split (seed "
         f"{summary['splits']['test']['seed']}); every figure below is the test split's. Regret is exact "
-        "(docs/rl_benchmark.md, \"Tasks\"). Algorithm rows: **IQM** of the final regret across seeds with its "
+        "(docs/rl_benchmark/rl_benchmark.md, \"Tasks\"). Algorithm rows: **IQM** of the final regret across seeds with its "
         "stratified-bootstrap 95% interval [low, high], the mean ± 95% Student-t interval across seeds, and the "
         "normalised score (0 = random legal policy, 1 = exact optimum; IQM [95% CI]); reference rows: mean ± 95% "
         "interval across hands (exact where marked). *steps/s*: end-to-end training steps per second of wall "

@@ -163,6 +163,7 @@ def _regret_callback(scorer: Scorer, eval_every: int, make_policy: Callable, poi
 def build_model(spec: RunSpec, n_envs: int | None = None):
     """The untrained model and its vectorised env, seeded from ``spec.seed``."""
     from splitpoker.agents.training.algorithms import quiet_logger
+    from splitpoker.agents.training.resources import check_model_memory
     from splitpoker.agents.training.run import TrainConfig, algo_class, make_vec_env
     from splitpoker.agents.training.run import resolve_policy as training_policy
     from splitpoker.agents.training.schedules import resolve_schedules
@@ -178,6 +179,12 @@ def build_model(spec: RunSpec, n_envs: int | None = None):
     venv = make_vec_env(cfg)
     resolve_policy(a.algo, a.policy)  # a clear error for an unknown name
     policy, policy_kwargs = training_policy(cfg)  # the setting scorer's layout is read from the env
+    try:
+        check_model_memory(a.algo, a.algo_kwargs, a.policy_kwargs, venv.observation_space, venv.action_space,
+                           f"algorithm {a.name!r}: ")
+    except ValueError:
+        venv.close()
+        raise
     model = algo_class(a.algo)(policy, venv, seed=spec.seed, device="cpu",
                                policy_kwargs=policy_kwargs or None, verbose=0,
                                **resolve_schedules(a.algo_kwargs))  # lin_2e-3 -> a schedule

@@ -4,11 +4,13 @@ module and the tasks module do not import each other)."""
 
 from __future__ import annotations
 
+from splitpoker.envs.registration import GAME_ENVS
+
 TASKS = ("setting", "card_removal", "bets", "session")
-SETTING_IDS = ("splitpoker/AsiaPokerSetting-v0", "splitpoker/PaiGowPokerSetting-v0")
-BET_IDS = {"splitpoker/AsiaPoker-v0": "splitpoker/AsiaPokerSetting-v0",
-           "splitpoker/PaiGowPoker-v0": "splitpoker/PaiGowPokerSetting-v0"}
-SESSION_IDS = ("splitpoker/AsiaPokerSession-v0", "splitpoker/PaiGowPokerSession-v0")
+SETTING_IDS = tuple(g.setting_id for g in GAME_ENVS.values())
+#: each betting env and the setting env whose hands it deals
+BET_IDS = {g.env_id: g.setting_id for g in GAME_ENVS.values()}
+SESSION_IDS = tuple(g.session_id for g in GAME_ENVS.values())
 TASK_ENVS = {"setting": SETTING_IDS, "card_removal": SETTING_IDS, "bets": tuple(BET_IDS), "session": SESSION_IDS}
 SPLITS = ("validation", "test")
 

@@ -389,12 +389,23 @@ class SessionTaskScorer:
 
 
 def reference_rows(data: TaskData, references: tuple[str, ...], reference_kwargs: dict, paired_hands: int,
-                   seed: int, log=print) -> dict:
+                   seed: int, log=print, cards: dict | None = None) -> dict:
     """The baseline rows of a task (on its test split): the named baselines played on the set
-    (hand tasks), the DP's optimum, bold and flat betting (session), and the exact random anchor."""
+    (hand tasks), the DP's optimum, bold and flat betting (session), and the exact random anchor.
+
+    ``cards``: the card files among ``references`` (reference -> loaded
+    :class:`splitpoker.agents.evaluation.card_file.WrittenCard`), each played as a
+    :class:`splitpoker.agents.evaluation.card_policy.CardPolicy` (setting by its rules, betting the
+    minimum as ``house-way`` does) on the hand tasks of its own game, in the row
+    ``card: <its name>``; on the other game's tasks it is skipped with a log line."""
     import time
 
+    from splitpoker.agents.benchmark.config import card_row_name
+    from splitpoker.agents.evaluation.card_policy import CardPolicy
     from splitpoker.agents.policies.baselines import make_baseline
+    from splitpoker.envs.registration import GAME_OF_ENV
+
+    cards = cards or {}
 
     rows = {}
     if data.task == "session":
@@ -406,6 +417,17 @@ def reference_rows(data: TaskData, references: tuple[str, ...], reference_kwargs
         return rows
     scorer = make_scorer(data, paired_hands)
     for name in references:
+        if name in cards:
+            card, row = cards[name], card_row_name(cards[name].name)
+            game = GAME_OF_ENV[data.env_id]
+            if card.game != game:
+                log(f"[{data.task}] reference {row} ({name}): a card for {card.game}, this task deals {game} hands: skipped")
+                continue
+            t0 = time.perf_counter()
+            rows[row] = scorer.score(CardPolicy.from_env(scorer.env, card=card))
+            rows[row]["seconds"] = time.perf_counter() - t0
+            log(f"[{data.task}] reference {row}: exact regret {rows[row]['mean_regret']:.4f}")
+            continue
         if data.task == "bets" and name in ("table", "mc-best"):
             continue  # the same settings as on the setting task; the bets task's baselines bet the minimum
         kw = dict(reference_kwargs.get(name, {}))

@@ -36,6 +36,7 @@ seed), and a rerun with other settings, or for another algorithm or environment,
 before anything runs rather than reported as if its trials had been run that way. A journal
 whose last record was cut off (a crash mid-write) is repaired, the original kept beside it; a
 record damaged elsewhere is refused with the line number (:func:`check_journal`).
+One run at a time per folder (:func:`study_lock`, train.py's run lock).
 """
 
 from __future__ import annotations
@@ -182,25 +183,34 @@ def check_journal(path: Path, log: Callable[[str], None] = print) -> None:
     """Make sure Optuna can replay the journal at ``path``: every line one JSON record (an object
     with an ``op_code``). A damaged *last* record is what a crash while appending leaves: it is
     dropped (the original is kept as ``<path>.damaged``) and the study resumes from the record
-    before it. A damaged record elsewhere is refused (:class:`ConfigError` with its line)."""
+    before it. A damaged record elsewhere (not JSON, or an ``op_code`` Optuna does not know, such
+    as 999) is refused (:class:`ConfigError` with its line), as is a journal that cannot be read."""
+    from optuna.storages.journal._storage import JournalOperation
+
     path = Path(path)
-    data = path.read_bytes()
+    try:
+        data = path.read_bytes()
+    except OSError as e:
+        raise ConfigError(f"{path}: cannot read the study journal ({e.strerror or e}): expected a readable file "
+                          f"(move it away to start the study over)") from None
+    op_codes = {int(op) for op in JournalOperation}
     lines = data.split(b"\n")
     tail = lines.pop()  # after the last newline: b"" for a whole journal
     records = [*lines, tail] if tail else lines
-    bad = None
+    bad, whole = None, False
     for i, line in enumerate(records):
         try:
             record = json.loads(line)
-            ok = isinstance(record, dict) and "op_code" in record and i < len(lines)  # the tail lacks its newline
         except ValueError:
-            ok = False
-        if not ok:
-            bad = i
+            record = None
+        known = isinstance(record, dict) and type(record.get("op_code")) is int and record["op_code"] in op_codes
+        if not known or i >= len(lines):  # the tail lacks its newline
+            # a record written whole (JSON with its newline) but not one Optuna knows is not a crash's
+            bad, whole = i, record is not None and i < len(lines)
             break
     if bad is None:
         return
-    if bad < len(records) - 1:
+    if bad < len(records) - 1 or whole:
         raise ConfigError(f"{path}: line {bad + 1} of {len(records)} is not a study record "
                           f"({records[bad][:60].decode(errors='replace')!r}): the journal is damaged. Move it away to start the study "
                           f"over, or keep its first {bad} records (head -n {bad}) and rerun to resume from them")
@@ -237,6 +247,9 @@ def check_existing_study(out: Path, name: str, settings: dict[str, Any], log: Ca
     from optuna.storages.journal import JournalFileBackend
 
     path = Path(out) / JOURNAL
+    if path.exists() and not path.is_file():
+        raise ConfigError(f"{path} is {'a folder' if path.is_dir() else 'not a regular file'}, not a study journal: "
+                          f"expected a file (or nothing, for a new study); move it away, or give another --out")
     if not path.is_file():
         return
     check_journal(path, log)
@@ -245,7 +258,7 @@ def check_existing_study(out: Path, name: str, settings: dict[str, Any], log: Ca
         names = [s.study_name for s in optuna.get_all_study_summaries(storage, include_best_trial=False)]
         stored = optuna.load_study(study_name=name, storage=storage).user_attrs.get("settings") \
             if name in names else None
-    except (ValueError, KeyError, IndexError, TypeError, AttributeError) as e:
+    except (ValueError, KeyError, IndexError, TypeError, AttributeError, AssertionError) as e:
         raise ConfigError(f"{path} cannot be replayed ({type(e).__name__}: {e}): move it away to start the study "
                           f"over") from None
     others = [n for n in names if n != name]
@@ -318,9 +331,6 @@ def tune(cfg: BenchmarkConfig, algo_name: str, env_label: str | None, trials: in
     summary. ``cfg`` carries the budget (``total_timesteps``, ``eval_every``) and evaluation set."""
     import optuna
 
-    from splitpoker.agents.benchmark.harness import write_json_atomic
-    from splitpoker.agents.exact.eval_set import load_evalset
-
     algos = {a.name: a for a in cfg.algorithms}
     if algo_name not in algos:
         raise ConfigError(f"unknown algorithm name {algo_name!r}: this config has {list(algos)}")
@@ -339,6 +349,32 @@ def tune(cfg: BenchmarkConfig, algo_name: str, env_label: str | None, trials: in
         raise ConfigError(f"{out} is a file: expected a folder for the study")
     name, settings = f"{cfg.name}-{env.label}-{algo.name}", study_settings(cfg, env, algo, seed)
     optuna.logging.set_verbosity(optuna.logging.WARNING)
+    Path(out).mkdir(parents=True, exist_ok=True)
+    with study_lock(Path(out)):  # held to the end: a second run would mark this one's trial failed
+        return _tune(cfg, env, algo, trials, Path(out), name, settings, seed, command, log, progress)
+
+
+@contextlib.contextmanager
+def study_lock(out: Path):
+    """One run at a time per study folder: train.py's run lock
+    (:func:`splitpoker.agents.training.state.run_lock`, a ``flock`` on the folder). A second run
+    on a busy ``out`` is refused (:class:`ConfigError` naming the folder and the holder's pid):
+    it would mark the first run's running trial failed and the first run would then crash."""
+    from splitpoker.agents.training.state import RunBusy, run_lock
+
+    held = contextlib.ExitStack()
+    try:
+        held.enter_context(run_lock(out))
+    except RunBusy as e:
+        raise ConfigError(f"{e} (a tune run of this study)") from None
+    with held:
+        yield
+
+
+def _tune(cfg, env, algo, trials, out, name, settings, seed, command, log, progress) -> dict:
+    from splitpoker.agents.benchmark.harness import write_json_atomic
+    from splitpoker.agents.exact.eval_set import load_evalset
+
     check_existing_study(Path(out), name, settings, log)
     # the validation set only: the test set is for the published table, never for choosing
     evalset = load_evalset(env.id, env.kwargs, cfg.eval_hands, cfg.validation_seed, log=log)

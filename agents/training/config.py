@@ -60,6 +60,7 @@ MAX_TIMESTEPS = 10_000_000_000  # a typo guard: 23 days at the fastest training 
 MAX_N_ENVS = 4096  # memory: each environment holds its state, observation and scratch rows
 MAX_SUBPROC_ENVS = 64  # vec_env subproc starts one process per environment
 MAX_ROLLOUT = 2**20  # on-policy rollout buffer: n_steps x n_envs transitions of up to ~9 KB each (9 GB)
+MAX_LAYER_WIDTH = 65_536  # a network layer: two of them are 4.3e9 weights (69 GB with gradients and Adam's moments)
 # YAML keys that record provenance (written by train()), not settings
 PROVENANCE_KEYS = ("versions", "resumed")
 # set by train() itself: not allowed inside algo_kwargs / policy_kwargs
@@ -194,6 +195,12 @@ def _check_net_arch(value, actor_critic: bool) -> None:
     def layers(v):
         return isinstance(v, list) and all(isinstance(x, int) and not isinstance(x, bool) and x > 0 for x in v)
 
+    widths = value if layers(value) else [x for v in value.values() if layers(v) for x in v] \
+        if isinstance(value, dict) else []
+    wide = [x for x in widths if x > MAX_LAYER_WIDTH]
+    if wide:
+        raise ValueError(f"policy_kwargs.net_arch={value!r}: layer size {wide[0]:,} is above {MAX_LAYER_WIDTH:,} "
+                         f"(memory: two such layers hold {wide[0] ** 2:,} weights)")
     if layers(value):
         return
     if actor_critic and isinstance(value, dict) and set(value) <= {"pi", "vf"} and all(layers(v) for v in value.values()):
@@ -424,11 +431,12 @@ class TrainConfig:
         """A config from a YAML file; an empty file is an error, not a default run."""
         import yaml
 
-        with open(path) as f:
-            try:
-                data = yaml.safe_load(f)
-            except yaml.YAMLError as e:
-                raise ValueError(f"config {path} is not valid YAML: {e}") from None
+        from splitpoker.envs.config_file import load_yaml
+
+        try:
+            data = load_yaml(path)
+        except yaml.YAMLError as e:
+            raise ValueError(f"config {path} is not valid YAML: {e}") from None
         if data is None:
             raise ValueError(f"config {path} is empty: expected a mapping with at least 'env' and 'algo' "
                              f"(see configs/asia_maskable_ppo.yaml)")

@@ -148,7 +148,11 @@ def build_config(run: PPORun):
                           model_config={"head_fcnet_hiddens": [128, 128], "head_fcnet_activation": "relu"})
     config = (PPOConfig()
               .environment(env_cls, env_config=env_config)
-              .env_runners(num_env_runners=run.num_env_runners)
+              # sample_timeout_s: RLlib drops what an env runner has not sampled in 60 s, by default,
+              # and trains on the rest (or nothing): an iteration's batch then depended on the
+              # machine's load (a first iteration with env runners still loading their tables
+              # sampled 0 steps). None waits for the whole batch; a lost runner still fails fast
+              .env_runners(num_env_runners=run.num_env_runners, sample_timeout_s=None)
               .training(train_batch_size_per_learner=run.batch_size, minibatch_size=run.minibatch_size,
                         num_epochs=run.epochs, lr=run.lr, gamma=run.gamma)
               .debugging(seed=run.seed, log_level="ERROR")
@@ -213,7 +217,11 @@ def train(run: PPORun, run_dir: Path, *, address: str | None = None, num_cpus: i
     Raises :class:`~splitpoker.agents.training.state.RunBusy` before Ray starts when another
     process trains ``run_dir``, and :class:`TooFewCPUs` right after ``ray.init`` (Ray shut down
     again) when Ray has fewer CPUs than ``run.num_env_runners``."""
-    with run_lock(run_dir):  # held to the end: one session per folder
+    from splitpoker.agents.exact.strategy import ray_messages_to_stderr
+
+    # the lock is held to the end: one session per folder; Ray prints a lost node's report on
+    # stdout, where the script prints its JSON summary (after Ray is shut down)
+    with run_lock(run_dir), ray_messages_to_stderr():
         return _train(run, run_dir, address, num_cpus, eval_episodes, log, progress)
 
 

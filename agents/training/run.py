@@ -53,6 +53,7 @@ from splitpoker.agents.training.config import (
     policy_class,
     resolve_policy_kwargs,
 )
+from splitpoker.agents.training.resources import check_device, check_model_memory
 from splitpoker.agents.training.schedules import resolve_schedules
 from splitpoker.agents.training.state import (
     FINAL_MODEL,
@@ -60,6 +61,7 @@ from splitpoker.agents.training.state import (
     SignalStop,
     TrainingInterrupted,
     checkpoint_path,
+    damaged_states,
     newest_state,
     run_lock,
     save_state,
@@ -228,6 +230,11 @@ def _prepare(cfg: TrainConfig | None, resume, total_timesteps, log):
         if total_timesteps is not None:
             cfg.total_timesteps = total_timesteps
         cfg.validate()
+        damaged = damaged_states(run_dir)
+        if damaged:
+            raise ValueError(f"{damaged[0]} is not a readable stable-baselines3 model (truncated or damaged"
+                             + (f"; {len(damaged) - 1} more saved model(s) too" if len(damaged) > 1 else "")
+                             + "): move it away to resume from the newest readable one; nothing was changed")
         state = newest_state(run_dir, warn=log)
         steps = state.steps if state is not None else 0
         if steps >= cfg.total_timesteps:
@@ -312,6 +319,10 @@ def _train(cfg: TrainConfig, run_dir: Path, state, steps: int, resume, progress_
     from stable_baselines3.common.logger import configure
 
     torch.set_num_threads(1)
+    try:
+        check_device(cfg.device)
+    except ValueError as e:
+        raise ConfigError(str(e)) from None
     off_policy = cfg.algo in OFF_POLICY_ALGOS
     seed = session_seed(cfg.seed, steps)
     made = None  # the new run's folder, once this session has made it
@@ -336,6 +347,8 @@ def _train(cfg: TrainConfig, run_dir: Path, state, steps: int, resume, progress_
                 log(f"no saved model in {run_dir}: starting from scratch")
             try:
                 policy, policy_kwargs = resolve_policy(cfg)
+                check_model_memory(cfg.algo, cfg.algo_kwargs, cfg.policy_kwargs, env.observation_space,
+                                   env.action_space)
                 model = cls(policy, env, seed=seed, device=cfg.device, verbose=0,
                             policy_kwargs=policy_kwargs or None, **resolve_schedules(cfg.algo_kwargs))
             except (ValueError, TypeError, AssertionError) as e:

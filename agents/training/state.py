@@ -94,6 +94,17 @@ def saved_states(run_dir: str | Path, warn=None) -> list[SavedState]:
     return sorted(out, key=lambda s: (s.steps, s.is_final))
 
 
+def damaged_states(run_dir: str | Path) -> list[Path]:
+    """The saved models of ``run_dir`` (final model, checkpoints) that cannot be read. Every save is
+    atomic (a temporary file, then a rename), so none of these is a save cut off by a crash: a
+    resume refuses them rather than skipping and later overwriting them (docs/cli.md, "State
+    read back")."""
+    run_dir = Path(run_dir)
+    paths = [run_dir / FINAL_MODEL] if (run_dir / FINAL_MODEL).exists() else []
+    paths += sorted(p for p in (run_dir / CHECKPOINTS).glob("model_*_steps.zip") if _CKPT.match(p.name))
+    return [p for p in paths if saved_steps(p) is None]
+
+
 def newest_state(run_dir: str | Path, warn=None) -> SavedState | None:
     states = saved_states(run_dir, warn)
     return states[-1] if states else None

@@ -40,14 +40,15 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from splitpoker.agents.output import dumps, jsonable, write_json, write_text_atomic  # noqa: F401  (re-exported)
+from splitpoker.agents.output import dumps, jsonable, output_failed, write_json, write_text_atomic  # noqa: F401  (re-exported)
+from splitpoker.envs.registration import SETTING_ENV_OF_GAME
 
 MAX_SEED = 2**63 - 1
 
 #: the one-step setting env of each game that the benchmark scripts measure on (the reference
 #: dealers, Pai Gow with the 5% commission and the wheel as the second-highest straight)
-SETTING_ENVS = {"asia": ("splitpoker/AsiaPokerSetting-v0", {"house_way": "asia-000"}),
-                "paigow": ("splitpoker/PaiGowPokerSetting-v0",
+SETTING_ENVS = {"asia": (SETTING_ENV_OF_GAME["asia"], {"house_way": "asia-000"}),
+                "paigow": (SETTING_ENV_OF_GAME["paigow"],
                            {"house_way": "paigow-igw", "rules": {"commission": 0.05, "ace_low_straight": "second_highest"}})}
 
 
@@ -221,8 +222,13 @@ def leaves_process_as_found(main):
 
     @functools.wraps(main)
     def wrapper(*args, **kwargs):
-        if is_program():
-            return main(*args, **kwargs)  # the process ends after main
+        if is_program():  # the process ends after main
+            try:
+                code = main(*args, **kwargs)
+                sys.stdout.flush()  # a failed write of the output surfaces here, not in the interpreter's exit
+                return code
+            except OSError as e:
+                return output_failed(e)
         with preserved():
             return main(*args, **kwargs)
 

@@ -36,7 +36,7 @@ N_ENVS = 16
 ALGO_KWARGS = {"learning_rate": 2e-3, "n_steps": 128, "batch_size": 128, "n_epochs": 4, "gamma": 0.0,
                "gae_lambda": 1.0, "ent_coef": 0.01}
 POLICY_KWARGS = {"hidden": 64, "context": 8}
-# the lighter update at equal final regret, per game (docs/rl_benchmark_extra.md, grids scorer_speed
+# the lighter update at equal final regret, per game (docs/rl_benchmark/rl_benchmark_extra.md, grids scorer_speed
 # and scorer_speed_lighter, 10 seeds each): Asia 64 envs x 32 steps, batch 256, 2 epochs, lin_4e-3;
 # Pai Gow 128 envs x 16 steps, batch 512, 2 epochs, lin_8e-3 (timed here at a constant rate)
 LIGHT = {"asia": (64, {**ALGO_KWARGS, "learning_rate": 4e-3, "n_steps": 32, "batch_size": 256, "n_epochs": 2}),

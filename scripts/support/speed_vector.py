@@ -19,9 +19,10 @@ from typing import Any
 import numpy as np
 
 from splitpoker.agents.process_state import leaves_process_as_found
+from splitpoker.envs.registration import SETTING_ENV_OF_GAME
 from splitpoker.envs.vector.env import resolve_num_threads, usable_cpus
 
-SETTING_IDS = ("splitpoker/AsiaPokerSetting-v0", "splitpoker/PaiGowPokerSetting-v0")
+SETTING_IDS = tuple(SETTING_ENV_OF_GAME.values())
 SUBPROC_MAX_ENVS = 8  # one process per env: more than this is not sensible on a small machine
 
 
