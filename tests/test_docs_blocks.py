@@ -16,7 +16,7 @@ Which blocks run, by the fence's language:
   command a reader copies goes in a ``bash`` block, so that it is run here.
 
 The scratch copy holds ``docs/`` and ``configs/`` as copies and the code folders as links, so a
-command that writes ``docs/results_asia.json`` or ``runs/...`` writes into the copy, never into
+command that writes ``docs/results/results_asia.json`` or ``runs/...`` writes into the copy, never into
 the checkout. A block that runs out of its ``TIMEOUT`` has every Python process's stack printed
 (``PYTHONFAULTHANDLER``, then SIGABRT to its process group) before it is killed. Two blocks with
 the same commands (a result page repeating a guide's) run once.

@@ -6,6 +6,8 @@
 - no circle of module-level imports between modules, nor between the subpackages of the rules core
   and of ``agents``;
 - no library module over 500 lines;
+- every module has a docstring and a row of docs/architecture.md's module map, and the map names
+  no module that is gone;
 - only ``envs/rules/games/outcome.py`` tests which game it is (a game id or name compared).
 """
 
@@ -171,6 +173,25 @@ def test_no_circle_between_subpackages():
 def test_no_library_module_over_500_lines():
     long = {str(p.relative_to(ROOT)): n for p in SOURCES.values() if (n := len(p.read_text().splitlines())) > MAX_LINES}
     assert not long, f"modules over {MAX_LINES} lines: {long}"
+
+
+def _module_map() -> list[str]:
+    import re
+
+    doc = (ROOT / "docs" / "architecture.md").read_text()
+    section = doc[doc.index("## Module map"):]
+    section = section[:section.index("\n## ", 1)]
+    return re.findall(r"^\| `([^`]+)` \|", section, re.M)
+
+
+def test_module_map_lists_every_module():
+    listed = _module_map()
+    on_disk = [str(p.relative_to(ROOT)) for p in SOURCES.values()]
+    assert len(listed) == len(set(listed)), "a module listed twice in docs/architecture.md's module map"
+    assert sorted(set(on_disk) - set(listed)) == [], "modules missing from docs/architecture.md's module map"
+    assert sorted(set(listed) - set(on_disk)) == [], "the module map names modules that are gone"
+    undocumented = [str(p.relative_to(ROOT)) for p in SOURCES.values() if not ast.get_docstring(ast.parse(p.read_text()))]
+    assert undocumented == [], "modules without a docstring (the map's 'what' is its first sentence)"
 
 
 # the per-game dispatch: the one module whose code may test which game it is (spec.py defines the ids)

@@ -25,7 +25,7 @@ prefix-sum arrays beside the table's::
 
 Per decision: seven more prefix-sum reads per setting (microseconds; nothing is solved). Nothing is
 fitted: there are no parameters to choose. Measured exact regret on the benchmark's test hands
-(docs/rl_benchmark_extra.md, ``scripts/bench_card_removal.py``): below the table's with the
+(docs/rl_benchmark/rl_benchmark_extra.md, ``scripts/bench_card_removal.py``): below the table's with the
 intervals apart on both games.
 
 The arrays are cached (:mod:`splitpoker.envs.rules.cache`, opened memory-mapped) under a key
