@@ -46,7 +46,7 @@ $(STAMP): pyproject.toml
 install: $(STAMP)
 
 test: install
-	$(PY) -m pytest -q -n auto
+	$(PY) -m pytest -q -n auto --durations=30
 
 test-fast: install
 	$(PY) -m pytest -q -n auto -m "not slow"

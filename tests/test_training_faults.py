@@ -80,12 +80,13 @@ def _digest(run_dir: Path) -> dict[str, str]:
 def _interrupt_and_resume(tmp_path, algo, algo_kwargs, total, lost_bound, *, vec_env="dummy", group=False,
                           signals=(signal.SIGINT, signal.SIGTERM), seed=8, max_interrupts=3, check_finished=True):
     """Interrupt a run up to ``max_interrupts`` times, resuming each time with the printed command;
-    returns (run_dir, interrupts survived, max steps lost)."""
+    returns (run_dir, interrupts survived, max steps lost, resumes). An interrupt before a new run's
+    first save removes the run's folder: the same command starts it again, and it is no resume."""
     rng = np.random.default_rng(seed)
     config = _write_config(tmp_path, algo, algo_kwargs, total, vec_env)
     run_dir = tmp_path / "runs" / "faults"
     cmd = [sys.executable, str(TRAIN), "--config", str(config), "--run-name", "faults", "--no-progress"]
-    interrupts, max_lost, newest, sessions = 0, 0, 0, 0
+    interrupts, max_lost, newest, sessions, resumes = 0, 0, 0, 0, 0
     while True:
         sessions += 1
         assert sessions <= max_interrupts + 2, "training did not finish"
@@ -123,7 +124,9 @@ def _interrupt_and_resume(tmp_path, algo, algo_kwargs, total, lost_bound, *, vec
         resume = re.search(r"resume with: (.+)", err)
         if resume is None:  # a new run stopped before its first save: its folder goes, the same command again
             assert "rerun the same command" in err and not run_dir.exists(), err
+            sessions -= 1  # its event file went with the folder
             continue
+        resumes += 1
         cmd = shlex.split(resume.group(1))
         assert cmd[0] == "python" and "--resume" in cmd
         cmd = [sys.executable, *cmd[1:], "--no-progress"]
@@ -133,7 +136,7 @@ def _interrupt_and_resume(tmp_path, algo, algo_kwargs, total, lost_bound, *, vec
     assert [p.name for p in run_dir.glob("tb_*")] == ["tb_1"]
     assert len(_events(run_dir)) == sessions
     if not check_finished:
-        return run_dir, interrupts, max_lost
+        return run_dir, interrupts, max_lost, resumes
     # a finished run is not rewritten: resuming it with its own or a smaller total writes nothing
     before = _digest(run_dir)
     resume = [sys.executable, str(TRAIN), "--resume", str(run_dir), "--no-progress"]
@@ -141,27 +144,27 @@ def _interrupt_and_resume(tmp_path, algo, algo_kwargs, total, lost_bound, *, vec
         rc, err, out = _run_session([*resume, *extra], run_dir, None, signal.SIGINT, False)
         assert rc == 0 and "nothing to do" in out, err
     assert _digest(run_dir) == before
-    return run_dir, interrupts, max_lost
+    return run_dir, interrupts, max_lost, resumes
 
 
 @pytest.mark.slow
 def test_maskable_ppo_survives_sigint_and_sigterm(tmp_path):
     n_steps, n_envs = 64, 2
-    run_dir, interrupts, lost = _interrupt_and_resume(
+    run_dir, interrupts, lost, resumes = _interrupt_and_resume(
         tmp_path, "maskable_ppo", {"n_steps": n_steps, "batch_size": 64, "n_epochs": 1}, total=12000,
         lost_bound=n_steps * n_envs)
     print(f"maskable_ppo: {interrupts} interrupts survived, at most {lost} steps lost")
     assert interrupts >= 2
     config = yaml.safe_load((run_dir / "config.yaml").read_text())
     assert config["seed"] == 0 and "stable-baselines3" in config["versions"]
-    assert len(config["resumed"]) == interrupts
+    assert len(config["resumed"]) == resumes
 
 
 @pytest.mark.slow
 def test_dqn_subproc_survives_ctrl_c_to_the_process_group(tmp_path):
     """A terminal's Ctrl-C reaches the SubprocVecEnv workers too: they ignore it, the parent saves
     the model and the replay buffer, and the buffer is restored on resume."""
-    run_dir, interrupts, lost = _interrupt_and_resume(
+    run_dir, interrupts, lost, _ = _interrupt_and_resume(
         tmp_path, "dqn", {"learning_starts": 100, "buffer_size": 2000, "train_freq": 4, "batch_size": 32},
         total=1500, lost_bound=2, vec_env="subproc", group=True, signals=(signal.SIGINT,), max_interrupts=2,
         check_finished=False)  # checked in the PPO case
