@@ -257,8 +257,8 @@ def run(args) -> int:
         from splitpoker.agents.evaluation.card_file import card_yaml, parse_card
 
         written = parse_card({"game": game.game, "style": game.style.value, "rules": card.rules}, where="fitted card")
-        source = (f"fitted by scripts/strategy_card.py on {args.train_hands:,} exactly solved hands (seed "
-                  f"{args.train_seed}); held-out exact regret {score['exact_regret']:.5f} ± "
+        source = (f"fitted by scripts/strategy_card.py --learner {args.learner} on {args.train_hands:,} exactly "
+                  f"solved hands (seed {args.train_seed}); held-out exact regret {score['exact_regret']:.5f} ± "
                   f"{score['exact_regret_ci95']:.5f} per hand on {score['hands']:,} hands (seed {score['seed']}), "
                   f"the house way's {score['house_way_exact_regret']:.5f}")
         written = type(written)(written.game, written.rules, f"fitted card {game.style.value}", game.style.value,

@@ -323,3 +323,19 @@ def test_simplify_equals_its_definition_on_random_rule_lists():
                           int(rng.integers(0, na))))
         order = [int(f) for f in rng.permutation(nf)] if trial % 2 else None
         assert simplify(X, C, rules, order) == _simplify_reference(X, C, rules, order), trial
+
+
+def test_card_out_is_a_card_file_that_names_its_learner(tmp_path):
+    """--card-out writes the fitted card as a card file: it loads, holds the fitted rules, and its
+    source names the command's learner and the held-out figures it printed."""
+    from splitpoker.agents.evaluation.card_file import load_card
+
+    out, card_path = tmp_path / "card.json", tmp_path / "card.yaml"
+    assert run_main("--game", "paigow", "--train-hands", 40, "--test-hands", 20, "--max-pool-card", 18,
+                    "--max-rules", 3, "--min-leaf", 3, "--learner", "list", "--json", "--out", out,
+                    "--card-out", card_path) == 0
+    res = json.loads(out.read_text())
+    card = load_card(card_path)
+    assert card.game == "paigow" and card.style == "paigow-igw" and len(card.rules) == len(res["rules"])
+    assert card.source.startswith("fitted by scripts/strategy_card.py --learner list on 40 exactly solved hands")
+    assert f"{res['exact_regret']:.5f}" in card.source and f"{res['house_way_exact_regret']:.5f}" in card.source
