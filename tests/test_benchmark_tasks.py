@@ -226,7 +226,9 @@ def test_a_card_reference_scores_exactly_as_the_house_way_it_spells_out(tmp_path
         data = tasks.prepare(task, "test", env_id, kw, 6, 2025)
         rows = reference_rows(cfg, label, data, tmp_path, log=logs.append)
         assert set(rows) == {"house-way", IGW_ROW, "random (exact expectation)"}
-        assert _same(rows[IGW_ROW], rows["house-way"]), (rows[IGW_ROW], rows["house-way"])
+        card_row = dict(rows[IGW_ROW])
+        assert (card_row.pop("card_style"), card_row.pop("dealer")) == ("paigow-igw", "paigow-igw")
+        assert _same(card_row, rows["house-way"]), (card_row, rows["house-way"])
         assert rows[IGW_ROW]["mean_regret"] > 0
     assert rows[IGW_ROW]["min_bet_rate"] == 1.0 and rows[IGW_ROW]["invalid_rate"] == 0.0  # the bets task
     asia = reference_rows(cfg, "asia", tasks.prepare("setting", "test", ASIA, ASIA_KW, 6, 2025), tmp_path,
@@ -234,6 +236,31 @@ def test_a_card_reference_scores_exactly_as_the_house_way_it_spells_out(tmp_path
     assert set(asia) == {"house-way", "random (exact expectation)"}
     assert (f"[asia] [setting] reference {IGW_ROW} ({IGW_CARD}): a card for paigow, this task deals asia hands: "
             "skipped") in logs
+
+
+def test_a_card_meant_against_another_dealer_is_scored_against_the_envs_and_says_so(tmp_path):
+    """A card's ``style`` is the dealer it is meant against; the benchmark scores it against the
+    env's dealer: the row names both and the log says they differ. The Foxwoods house way as a card
+    on an IGW-dealer env: its exact regret is the Foxwoods house-way setting's regret against IGW's
+    dealer, the same as the ``house-way:paigow-foxwoods`` card without a style."""
+    from splitpoker.agents.benchmark.harness import reference_rows
+
+    fox = tmp_path / "fox.yaml"
+    fox.write_text("game: paigow\nstyle: paigow-foxwoods\nname: Foxwoods way\nrules:\n"
+                   "  - then: house-way:paigow-foxwoods\n")
+    plain = tmp_path / "plain.yaml"
+    plain.write_text("game: paigow\nname: Foxwoods way, no style\nrules:\n  - then: house-way:paigow-foxwoods\n")
+    cfg = BenchmarkConfig.from_dict(card_grid(references=[str(fox), str(plain)]))
+    logs = []
+    rows = reference_rows(cfg, "paigow", tasks.prepare("setting", "test", PAIGOW, PAIGOW_KW, 6, 2025), tmp_path,
+                          log=logs.append)
+    a, b = rows["card: Foxwoods way"], rows["card: Foxwoods way, no style"]
+    assert (a["card_style"], a["dealer"]) == ("paigow-foxwoods", "paigow-igw")
+    assert (b["card_style"], b["dealer"]) == (None, "paigow-igw")
+    assert a["mean_regret"] == b["mean_regret"]
+    assert any("reference card: Foxwoods way: exact regret" in m and "meant against paigow-foxwoods; scored against "
+               "this env's dealer, paigow-igw" in m for m in logs), logs
+    assert not any("no style" in m and "meant against" in m for m in logs), logs
 
 
 def test_an_edited_card_is_scored_again_and_a_moved_one_is_not(tmp_path, monkeypatch):

@@ -170,7 +170,9 @@ tasks of its own game (the `session` task's rows are the DP's); on the other gam
 skipped with a log line, and a card of a game that no env of the grid deals hands of is refused.
 Its row is `card: <name>` (the card's `name:`, else its file's stem), apart from every baseline's.
 The cached rows (`<out>/references/<label>.json`) are keyed by the card's content (sha256), not its
-path: an edited card is scored again.
+path: an edited card is scored again. A card is scored against the env's dealer; its row names the
+card's `style:` (`card_style`, the house way it is meant against) and that `dealer`, and where the
+two differ the log and the report's row say so ("meant against paigow-foxwoods").
 
 **Statistics** (`agents/benchmark/stats.py`, the estimators of Agarwal et al., NeurIPS 2021, checked
 against `rliable` and worked examples): per task and algorithm the interquartile mean (IQM) of the
@@ -302,6 +304,8 @@ def markdown(summary: dict, plots: dict[str, str], command: str, extra_plots: di
                 f"| {row['steps_per_second']:,.0f} | {len(row['seeds'])} |")
         for name, ref in summary["references"].get(label, {}).items():
             exact = " (exact)" if ref.get("exact") else ""
+            if ref.get("card_style") and ref["card_style"] != ref.get("dealer"):
+                exact += f" (meant against {ref['card_style']})"
             lines.append(
                 f"| *{REFERENCE_LABELS.get(name, name)}*{exact} | reference | – | – | {_pm(ref['mean_regret'], ref.get('regret_ci95'))} "
                 f"| {ref.get('normalized', math.nan):.3f} | {_fmt_extra(key, ref.get(key), None)} | – | – | – |")

@@ -397,7 +397,10 @@ def reference_rows(data: TaskData, references: tuple[str, ...], reference_kwargs
     :class:`splitpoker.agents.evaluation.card_file.WrittenCard`), each played as a
     :class:`splitpoker.agents.evaluation.card_policy.CardPolicy` (setting by its rules, betting the
     minimum as ``house-way`` does) on the hand tasks of its own game, in the row
-    ``card: <its name>``; on the other game's tasks it is skipped with a log line."""
+    ``card: <its name>``; on the other game's tasks it is skipped with a log line. A card row names
+    the card's ``style`` (``card_style``, the house way it is meant against, or None) and the
+    env's ``dealer`` it was scored against; the log says so when they differ (a card may be
+    played against any dealer of its game: the figures are this env's)."""
     import time
 
     from splitpoker.agents.benchmark.config import card_row_name
@@ -426,7 +429,11 @@ def reference_rows(data: TaskData, references: tuple[str, ...], reference_kwargs
             t0 = time.perf_counter()
             rows[row] = scorer.score(CardPolicy.from_env(scorer.env, card=card))
             rows[row]["seconds"] = time.perf_counter() - t0
-            log(f"[{data.task}] reference {row}: exact regret {rows[row]['mean_regret']:.4f}")
+            dealer = scorer.env.unwrapped.game.style.value
+            rows[row].update({"card_style": card.style, "dealer": dealer})
+            note = (f" (the card is meant against {card.style}; scored against this env's dealer, {dealer})"
+                    if card.style and card.style != dealer else "")
+            log(f"[{data.task}] reference {row}: exact regret {rows[row]['mean_regret']:.4f}{note}")
             continue
         if data.task == "bets" and name in ("table", "mc-best"):
             continue  # the same settings as on the setting task; the bets task's baselines bet the minimum
