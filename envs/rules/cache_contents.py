@@ -82,9 +82,9 @@ def _folder_why(p: Path) -> str | None:
     return _safety.folder_problem(p)
 
 
-def _numba_dirs(d: Path) -> tuple[list[Path], list[dict[str, str]]]:
-    """Our numba folders under ``d / "numba"`` (marked real folders) and the rest, with why."""
-    root = d / "numba"
+def _sort_folder(root: Path, problem) -> tuple[list[Path], list[dict[str, str]]]:
+    """The entries of folder ``root`` that are ours (``problem(entry)`` is None) and the rest, with
+    why; the folder itself refused whole if it is not a real folder of ours."""
     why = _folder_why(root)
     if why is not None:
         return [], [{"path": str(root), "why": why}]
@@ -92,31 +92,23 @@ def _numba_dirs(d: Path) -> tuple[list[Path], list[dict[str, str]]]:
         return [], []
     ours, left = [], []
     for p in sorted(root.iterdir()):
-        why = _safety.numba_dir_problem(p)
+        why = problem(p)
         if why is None:
             ours.append(p)
         else:
             left.append({"path": str(p), "why": why})
     return ours, left
+
+
+def _numba_dirs(d: Path) -> tuple[list[Path], list[dict[str, str]]]:
+    """Our numba folders under ``d / "numba"`` (marked real folders) and the rest, with why."""
+    return _sort_folder(d / "numba", _safety.numba_dir_problem)
 
 
 def _locks(d: Path, remove: bool) -> tuple[list[Path], list[dict[str, str]]]:
     """Our lock files no build holds (deleted if ``remove``), and the other files of ``locks/``,
     with why (:func:`~splitpoker.envs.rules.cache_lock.lock_file_problem`)."""
-    root = d / "locks"
-    why = _folder_why(root)
-    if why is not None:
-        return [], [{"path": str(root), "why": why}]
-    if not root.is_dir():
-        return [], []
-    ours, left = [], []
-    for p in sorted(root.iterdir()):
-        why = lock_file_problem(p, remove)
-        if why is None:
-            ours.append(p)
-        else:
-            left.append({"path": str(p), "why": why})
-    return ours, left
+    return _sort_folder(d / "locks", lambda p: lock_file_problem(p, remove))
 
 
 def _rmdir_if_empty(p: Path, removed: list[str]) -> None:
