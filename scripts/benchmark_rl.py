@@ -59,8 +59,10 @@ def parse_args(argv=None):
     p.add_argument("--algorithms", help="comma-separated subset of the config's algorithm names")
     p.add_argument("--envs", help="comma-separated subset of the config's environment labels (a later run with all "
                    "of them in the same --out reuses the finished runs)")
-    p.add_argument("--references", help="comma-separated reference baselines and card files (configs/strategies/*.yaml, "
-                   "relative to the current directory; replaces the config's; '' for none)")
+    p.add_argument("--references", action="append",
+                   help="comma-separated reference baselines and card files (configs/strategies/*.yaml, relative to "
+                        "the current directory; replaces the config's; '' for none); may be given several times, and a "
+                        "card file whose path holds a comma is given whole, as its own --references")
     p.add_argument("--seeds", help="comma-separated seeds 0..2**32-1 (replaces the config's)")
     p.add_argument("--total-timesteps", type=steps, help="budget per run (replaces the config's)")
     p.add_argument("--eval-every", type=steps, help="scoring interval in steps (replaces the config's)")
@@ -75,6 +77,20 @@ def parse_args(argv=None):
                    help="train nothing: write benchmark.json and the report from the runs finished in --out so far")
     p.add_argument("--json", action="store_true", help="print the summary JSON on stdout at the end")
     return p.parse_args(argv)
+
+
+def _references(values: list[str] | None) -> list[str] | None:
+    """The references of every ``--references`` given, in order: each a comma-separated list, except
+    a value that is a card file as a whole (its path holds a comma: ``my,card.yaml``)."""
+    if values is None:
+        return None
+    from splitpoker.agents.evaluation.card_file import SUFFIXES
+
+    out: list[str] = []
+    for v in values:
+        whole = Path(v).expanduser()
+        out += [v] if "," in v and whole.suffix in SUFFIXES and whole.is_file() else [x for x in v.split(",") if x]
+    return out
 
 
 @leaves_process_as_found
@@ -108,7 +124,8 @@ def _main(args, argv) -> int:
             seeds = [int(x) for x in split(args.seeds)] if args.seeds is not None else None
         except ValueError:
             raise ConfigError(f"--seeds {args.seeds!r}: expected comma-separated integers") from None
-        overrides = {"algorithms": split(args.algorithms), "envs": split(args.envs), "references": split(args.references), "seeds": seeds,
+        overrides = {"algorithms": split(args.algorithms), "envs": split(args.envs),
+                     "references": _references(args.references), "seeds": seeds,
                      "total_timesteps": args.total_timesteps, "eval_every": args.eval_every,
                      "eval_hands": args.eval_hands, "paired_hands": args.paired_hands}
         cfg = BenchmarkConfig.from_yaml(args.config, **{k: v for k, v in overrides.items() if v is not None})

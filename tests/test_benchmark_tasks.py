@@ -346,3 +346,33 @@ def test_the_script_refuses_a_bad_card_before_any_work(tmp_path, capsys):
         assert code == 2, err
         assert f"error: reference {str(bad)!r} in {path}: {bad}: rule 1 ('two pair'): then 'groups:nope': unknown recipe" in err
         assert not (tmp_path / "out").exists()  # nothing prepared, nothing trained
+
+
+def test_references_may_repeat_and_a_card_path_may_hold_a_comma(tmp_path, monkeypatch):
+    """``--references`` given twice adds up; a card file whose path holds a comma, given whole, is one
+    reference (split at the comma it would name two files that do not exist)."""
+    import shutil
+
+    import yaml
+
+    from splitpoker.scripts import benchmark_rl
+
+    card = tmp_path / "my,card.yaml"
+    shutil.copy(IGW_CARD, card)
+    path = tmp_path / "g.yaml"
+    path.write_text(yaml.safe_dump(card_grid(references=["random"])))
+    seen = {}
+    real = BenchmarkConfig.from_yaml
+
+    def spy(*a, **k):
+        seen["references"] = k.get("references")
+        return real(*a, **k)
+
+    monkeypatch.setattr(BenchmarkConfig, "from_yaml", spy)
+    code = benchmark_rl.main(["--config", str(path), "--references", "house-way,random", "--references", str(card),
+                              "--out", str(tmp_path / "out"), "--check"])
+    assert code == 0
+    assert seen["references"] == ["house-way", "random", str(card)]
+    assert benchmark_rl._references([f"house-way,{tmp_path}/no,such.yaml"]) == [
+        "house-way", f"{tmp_path}/no", "such.yaml"]  # not a file: split, and refused by name later
+    assert benchmark_rl._references([""]) == []  # '' for none

@@ -158,7 +158,8 @@ validation IQM is printed beside it for whoever selects. Nothing was tuned on a 
   policy's bet at every bankroll of the DP's grid is read off and its success probability solved
   exactly (agents/sessions/dp.py); regret = the DP optimum's probability − the policy's.
 
-**Reference rows** (a grid's `references:`, or `--references` on the command line) are scored on
+**Reference rows** (a grid's `references:`, or `--references` on the command line, comma-separated
+and repeatable; a card path holding a comma given whole, as its own `--references`) are scored on
 the same test set as the runs: baselines by name (`table`, `house-way`, `mc-best`, `random`:
 `splitpoker.agents.policies.baselines`) and strategy cards by path
 (`configs/strategies/paigow_igw_house_way.yaml`; a relative path is read from the current
