@@ -129,3 +129,50 @@ def test_two_rank_value_is_the_two_card_value():
         ra = ACE if a == JOKER else a >> 2
         rb = ACE if b == JOKER else b >> 2
         assert two_rank_value(ra, rb) == two_card_value(a, b)
+
+
+def test_the_registry_dispatches_every_style_to_its_own_module():
+    """``house_way_with_rule`` (and the scratch-taking ``house_way_with_rule_into``) is an if-chain on
+    the style id whose last line is IGW: a registered style without its branch would be played as
+    IGW, silently. Every style is compared here with its own module's entry point, on 600 random
+    hands (every other with the joker); a style missing from ``OWN`` fails the test by name."""
+    from splitpoker.envs.rules.game import Game
+    from splitpoker.envs.rules.house_ways import asia_000, asia_borgata, paigow_foxwoods, paigow_igw
+    from splitpoker.envs.rules.house_ways.batch import random_hands
+    from splitpoker.envs.rules.house_ways.registry import (
+        house_way_with_rule,
+        house_way_with_rule_into,
+        new_work_block,
+    )
+
+    OWN = {
+        HouseWayStyle.ASIA_000: asia_000.house_way_asia_000_with_rule,
+        HouseWayStyle.ASIA_BORGATA: asia_borgata.house_way_borgata_with_rule,
+        HouseWayStyle.PAIGOW_IGW: paigow_igw.house_way_igw_with_rule,
+        HouseWayStyle.PAIGOW_FOXWOODS: lambda h, r, t: paigow_foxwoods.house_way_foxwoods_with_rule(h, r, t, 0),
+        HouseWayStyle.PAIGOW_FOXWOODS_SPLIT_QUADS: lambda h, r, t: paigow_foxwoods.house_way_foxwoods_with_rule(
+            h, r, t, paigow_foxwoods.SPLIT_QUADS),
+    }
+    assert set(OWN) == set(HouseWayStyle), f"no module entry point named here for {set(HouseWayStyle) - set(OWN)}"
+    hands = np.empty((600, 7), dtype=np.int64)
+    random_hands(11, hands.shape[0], hands)
+    hands[::2, 6] = JOKER
+    work = new_work_block()
+    differs = {}
+    for style, own in OWN.items():
+        game = Game(style.game, style.value)
+        n = 0
+        for hand in hands:
+            if len(set(hand.tolist())) < 7:
+                continue
+            hand = np.sort(hand)
+            expected = tuple(int(x) for x in own(hand, game.rank_table, game.to_two))
+            assert tuple(int(x) for x in house_way_with_rule(style.style_id, hand, game.rank_table, game.to_two)) \
+                == expected, (style, hand)
+            assert tuple(int(x) for x in house_way_with_rule_into(style.style_id, hand, game.rank_table, game.to_two,
+                                                                   work)) == expected, (style, hand)
+            n += expected[0] != paigow_igw.house_way_igw_with_rule(hand, game.rank_table, game.to_two)[0] \
+                if style.game == "paigow" else 0
+        differs[style] = n
+    # the check has teeth: each Foxwoods reading sets some of these hands otherwise than IGW would
+    assert differs[HouseWayStyle.PAIGOW_FOXWOODS] > 0 and differs[HouseWayStyle.PAIGOW_FOXWOODS_SPLIT_QUADS] > 0
