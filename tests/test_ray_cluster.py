@@ -163,6 +163,23 @@ class Cluster:
         return subprocess.Popen([sys.executable, str(ROOT / "scripts" / script), *args], env=self.env, cwd=ROOT,
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
 
+    def run_losing_the_worker(self, script: str, *args: str, ready, what: str, poll: float = 0.05,
+                              at_loss=lambda: None):
+        """Run ``script`` on the cluster; once ``ready()`` holds, SIGKILL the worker node's raylet,
+        note ``at_loss()`` (what the run had written by then) and let the run finish. Returns
+        (exit code, stdout, stderr, what ``at_loss`` returned). The worker node is started again
+        afterwards, also when the run fails, for the tests after this one."""
+        p = self.popen(script, *args)
+        try:
+            _wait_for(ready, what, p, poll=poll)
+            os.kill(self.worker_raylet(), signal.SIGKILL)
+            noted = at_loss()
+            code, stdout, err = _finish(p)
+        finally:
+            _reap(p)
+            self.start_worker()
+        return code, stdout, err, noted
+
 
 @pytest.fixture(scope="module")
 def cluster():
@@ -250,16 +267,10 @@ def test_solve_all_on_the_cluster_equals_local_and_survives_a_lost_node(cluster,
         assert x.equals(y)
 
     out = tmp_path / "killed"
-    p = cluster.popen("solve_all.py", *args, "--address", cluster.address, "--out", str(out))
-    try:
-        _wait_for(lambda: len(list(out.glob("shard-*.parquet"))) >= 2, "second shard", p)
-        raylet = cluster.worker_raylet()
-        os.kill(raylet, signal.SIGKILL)
-        at_kill = len(list(out.glob("shard-*.parquet")))
-        code, stdout, err = _finish(p)
-    finally:
-        _reap(p)
-        cluster.start_worker()  # for the tests after this one
+    code, stdout, err, at_kill = cluster.run_losing_the_worker(
+        "solve_all.py", *args, "--address", cluster.address, "--out", str(out),
+        ready=lambda: len(list(out.glob("shard-*.parquet"))) >= 2, what="second shard",
+        at_loss=lambda: len(list(out.glob("shard-*.parquet"))))
     assert at_kill < n, "the run finished before the node was lost: nothing was tested"
     assert code == 0, err[-4000:]
     rep = json.loads(stdout)
@@ -311,15 +322,11 @@ def test_benchmark_rl_on_the_cluster_equals_local_and_survives_a_lost_node(clust
         assert (tmp_path / "local" / f).read_bytes() == (tmp_path / "cluster" / f).read_bytes(), f
 
     out = tmp_path / "killed"
-    p = cluster.popen("benchmark_rl.py", *BENCH, "--address", cluster.address, "--out", str(out))
-    try:
-        _wait_for(lambda: cluster.worker_pids("ray::_ray_run_one"), "run on the worker node", p)
-        os.kill(cluster.worker_raylet(), signal.SIGKILL)
-        kept = {r: _weights(out / "runs" / r) for r in BENCH_RUNS if (out / "runs" / r / "result.json").exists()}
-        code, stdout, err = _finish(p)
-    finally:
-        _reap(p)
-        cluster.start_worker()
+    code, stdout, err, kept = cluster.run_losing_the_worker(
+        "benchmark_rl.py", *BENCH, "--address", cluster.address, "--out", str(out),
+        ready=lambda: cluster.worker_pids("ray::_ray_run_one"), what="run on the worker node",
+        at_loss=lambda: {r: _weights(out / "runs" / r) for r in BENCH_RUNS
+                         if (out / "runs" / r / "result.json").exists()})
     assert code == 0, err[-4000:]
     summary = json.loads(stdout)
     assert _untimed(summary) == _untimed(local)
@@ -357,16 +364,10 @@ def test_rllib_ppo_on_the_cluster_equals_local_and_survives_a_lost_node(cluster,
 
     run_dir = tmp_path / "killed"
     args = [*RLLIB, "--iterations", "3", "--address", cluster.address, "--run-dir", str(run_dir)]
-    p = cluster.popen("rllib_ppo.py", *args)
     progress = run_dir / "progress.json"
-    try:
-        _wait_for(lambda: progress.exists(), "first iteration", p, poll=0.02)
-        os.kill(cluster.worker_raylet(), signal.SIGKILL)
-        before = json.loads(progress.read_text())["iterations"]
-        code, stdout, err = _finish(p)
-    finally:
-        _reap(p)
-        cluster.start_worker()
+    code, stdout, err, before = cluster.run_losing_the_worker(
+        "rllib_ppo.py", *args, ready=progress.exists, what="first iteration", poll=0.02,
+        at_loss=lambda: json.loads(progress.read_text())["iterations"])
     assert code == 0, err[-4000:]
     summary = json.loads(stdout)
     assert _sampled(summary) == [64, 128, 192]
