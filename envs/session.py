@@ -90,8 +90,10 @@ class SplitHandSessionEnv(gym.Env):
             raise ValueError(f"setting={setting!r}: expected one of {SETTERS} or a callable cards -> setting index")
         self.setting = setting
 
-        # the round is played by the single-round env; fouls stepped while masked are played (and lose)
-        round_config = self.config_cls.from_dict({**table.to_dict(), "mask_fouls": False, "invalid_action": "raise",
+        # the round is played by the single-round env, whose mask the set phase shows as it is; a
+        # masked foul is played by the round's kernel (and loses); the session's own rule (below)
+        # handles every other illegal action before the round sees it
+        round_config = self.config_cls.from_dict({**table.to_dict(), "invalid_action": "penalize",
                                                   "dealer_samples": 1, "allow_house_way_action": False})
         self.round = self.round_cls(round_config)
         self.game = self.round.game  # the Game the rounds are played and settled with
@@ -168,7 +170,9 @@ class SplitHandSessionEnv(gym.Env):
         return self._finish_round(round_action)
 
     def action_masks(self) -> np.ndarray:
-        """Bets the bankroll covers (bet phase) or the unfouled settings (set phase)."""
+        """Bets the bankroll covers (bet phase; the round takes every bet of the table) or the
+        round's own mask of its settings (set phase: the unfouled ones, every one with the table's
+        ``mask_fouls=False``), and the house-way action when there is one."""
         if self.done:  # never all False: every action marked once the session is over (Pgx's convention)
             return np.ones(self.action_space.n, dtype=np.bool_)
         mask = np.zeros(self.action_space.n, dtype=np.bool_)
@@ -176,7 +180,9 @@ class SplitHandSessionEnv(gym.Env):
             for a, (m, b) in enumerate(self.bet_table):
                 mask[a] = m + b <= self.bankroll + 1e-9
         else:
-            mask[self.setting_offset: self.setting_offset + self.n_settings] = ~self.round.fouled
+            r0 = self.round.setting_offset
+            mask[self.setting_offset: self.setting_offset + self.n_settings] = \
+                self.round.action_masks()[r0: r0 + self.n_settings]
             if self.house_way_action is not None:
                 mask[self.house_way_action] = True
         return mask
@@ -357,7 +363,8 @@ class AsiaPokerSessionEnv(SplitHandSessionEnv):
     way when ``table={"allow_house_way_action": True}``.
 
     ``action_masks()`` and ``info["action_mask"]``: bets whose total (ante + bonus) the bankroll
-    covers; in the set phase the unfouled settings. Stepping a masked action (default
+    covers; in the set phase the round's mask of its settings (the unfouled ones; every setting
+    with ``table={"mask_fouls": False}``). Stepping a masked action (default
     ``invalid_action="penalize"``) ends the session with ``info["invalid_action"]``,
     ``info["reason"]`` (Rewards): a bet above the bankroll or a setting in the bet phase places
     nothing; a bet action in the set phase forfeits the hand's wagers (ante and bonus) from the

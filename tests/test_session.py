@@ -97,6 +97,29 @@ def test_agent_setting_phases_and_fouls_played():
     assert term and r == -1.0 and "bets are over" in info["reason"]
 
 
+@pytest.mark.parametrize("env_id", IDS)
+def test_the_set_phase_shows_the_rounds_mask_so_mask_fouls_off_marks_every_setting(env_id):
+    # the set phase's mask is the round's: with the table's mask_fouls=False a fouled setting is a
+    # legal action (it is played and loses the main wager), as in the single-round env
+    for seed in range(20):  # a hand with a fouled setting
+        env = gym.make(env_id, bankroll=50, target=100, setting="agent", table={"mask_fouls": False}).unwrapped
+        env.reset(seed=seed)
+        _, _, _, _, info = env.step(0)  # the smallest main wager, no bonus
+        if env.round.fouled.any():
+            break
+    assert env.round.fouled.any()
+    assert info["action_mask"][env.setting_offset:].all() and not info["action_mask"][:env.setting_offset].any()
+    foul = int(np.flatnonzero(env.round.fouled)[0])
+    _, r, term, _, info = env.step(env.setting_offset + foul)
+    main = env.bet_table[0][0]
+    assert info["round"]["fouled"] and info["round"]["main_chips"] == -main and info["bankroll"] == 50 - main
+    assert not term and info["phase"] == "bet" and info.get("invalid_action", -1) == -1
+    masked = gym.make(env_id, bankroll=50, target=100, setting="agent").unwrapped
+    masked.reset(seed=seed)
+    _, _, _, _, info = masked.step(0)
+    assert np.array_equal(info["action_mask"][masked.setting_offset:], ~masked.round.fouled)
+
+
 def test_bankroll_accounting_and_episode_ends():
     for env_id in IDS:
         env = gym.make(env_id, bankroll=100, target=150, reward="bankroll").unwrapped
