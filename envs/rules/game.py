@@ -26,9 +26,11 @@ option and the pay tables' exhaustive counts hold for all of them.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
-from splitpoker.envs.rules.bonus.features import features_sorted
+from splitpoker.envs.rules.bonus.features import N_FEATURE_CODES, features_sorted
 from splitpoker.envs.rules.bonus.paytables import PayLine, PayTable, get_paytable
 from splitpoker.envs.rules.checks import is_integer
 from splitpoker.envs.rules.dealing import MASK63
@@ -42,8 +44,37 @@ from splitpoker.envs.rules.play.monte_carlo import finish, setting_sums
 from splitpoker.envs.rules.play.round import Round
 from splitpoker.envs.rules.ranking.rank_tables import paigow_back_table
 
-__all__ = ["GAMES", "Game", "slot_cards"]
+__all__ = ["GAMES", "Game", "GameTables", "slot_cards"]
 _DEFAULT = object()
+
+
+class GameTables(NamedTuple):
+    """A :class:`Game`'s constants as every numba kernel takes them, built once per ``Game``
+    (:attr:`Game.tables`): the round kernel's ``game`` argument starts with them
+    (:class:`~splitpoker.envs.rules.play.kernel.KernelGame`) and the table's bulk settlement reads
+    them (:meth:`~splitpoker.envs.rules.table.rules.TableRules.arrays`)."""
+
+    game_id: np.int64  #: the spec's numba game id
+    style_id: np.int64  #: the house way's registry id
+    rank: np.ndarray  #: the hand-rank table settings are valued with (colex index -> dense rank)
+    to_two: np.ndarray  #: its projection onto the two-card scale, int64
+    commission: float  #: the main wager's commission on a win (Pai Gow 0.05)
+    cat5: np.ndarray  #: five-card category per colex index: the bonus classification
+    line_of_code: np.ndarray  #: bonus line per seven-card feature code (-1: none), int8
+    line_odds: np.ndarray  #: odds of each bonus line
+    max_payout: float  #: the bonus's cap in chips (inf: none)
+
+
+def game_tables(game_id: int, style_id: int, rank: np.ndarray, to_two: np.ndarray, commission: float,
+                bonus_paytable: PayTable | None) -> GameTables:
+    """:class:`GameTables` of a game's ranking, house way and bonus pay table (no table: no line
+    pays, every code maps to -1)."""
+    if bonus_paytable is not None:
+        line_of_code, line_odds, cap = bonus_paytable.kernel_arrays()
+    else:
+        line_of_code, line_odds, cap = np.full(N_FEATURE_CODES, -1, np.int8), np.zeros(1), np.inf
+    return GameTables(np.int64(game_id), np.int64(style_id), rank, to_two, float(commission),
+                      paigow_back_table().category, line_of_code, line_odds, float(cap))
 
 
 def _bonus_paytable(spec: GameSpec, table) -> PayTable | None:
@@ -79,10 +110,11 @@ class Game:
     :class:`PayTable` of the game, a built-in name, or None for a table without a bonus; default
     the spec's: ``seed-000`` / ``fortune``).
 
-    Attributes: ``spec`` (the :class:`GameSpec`), ``game`` (its name), ``style``, ``style_id``,
-    ``rules``, ``engine`` (the validated per-game Python API), ``rank_table`` and ``to_two`` (the
-    table settings are valued with and its two-card projection), ``n_settings``, ``slots``,
-    ``commission``, ``bonus_paytable``, ``bonus_categories``.
+    Attributes: ``spec`` (the :class:`GameSpec`), ``game`` (its name), ``style`` (the
+    :class:`HouseWayStyle`, parsed once here), ``style_id``, ``rules``, ``engine`` (the validated
+    per-game Python API), ``rank_table`` and ``to_two`` (the table settings are valued with and its
+    two-card projection), ``n_settings``, ``slots``, ``commission``, ``bonus_paytable``,
+    ``bonus_categories``, ``tables`` (all of these as the numba kernels take them, :class:`GameTables`).
     """
 
     def __init__(self, game: str | GameSpec, style: str | None = None, rules=None,
@@ -101,8 +133,11 @@ class Game:
         self.commission = float(getattr(self.rules, "commission", 0.0))
         self.bonus_paytable = _bonus_paytable(spec, spec.default_bonus_paytable if bonus_paytable is _DEFAULT
                                               else bonus_paytable)
+        #: the numba kernels' constants, built once (the round kernel's and the table's bulk settlement)
+        self.tables = game_tables(self.game_id, self.style_id, self.rank_table, self.to_two, self.commission,
+                                  self.bonus_paytable)
         #: five-card category per colex index, the bonus classification (the same for every option)
-        self.bonus_categories = paigow_back_table().category
+        self.bonus_categories = self.tables.cat5
 
     def __repr__(self) -> str:
         table = None if self.bonus_paytable is None else self.bonus_paytable.name

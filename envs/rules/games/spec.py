@@ -61,6 +61,11 @@ class TableDefaults:
     setting_wager: float
 
 
+#: the largest value of a hand of each small size (``hand_eval``): a two-card hand 0..90 (a pair
+#: of aces 90), a one-card hand its rank 0..12 (an ace, or the joker, 12)
+SMALL_HAND_MAX_VALUE = {2: 90, 1: 12}
+
+
 @dataclass(frozen=True, eq=False)
 class GameSpec:
     """One game (see the module docstring). ``str(spec)`` is its name, the key configs, caches
@@ -71,6 +76,7 @@ class GameSpec:
     game_id: int
     n_settings: int
     slots: tuple[str, ...]
+    slot_titles: tuple[str, ...]  # each slot as a strategy card names it ("High", "back")
     hand_sizes: tuple[int, ...]
     rules_cls: type
     engine_cls: type
@@ -96,6 +102,14 @@ class GameSpec:
         """Values per setting (one per hand): 3 for Asia Poker, 2 for Pai Gow Poker."""
         return len(self.slots)
 
+    def value_scale(self, table) -> np.ndarray:
+        """``float32[ranks_width]``: what each slot's hand value is multiplied by in the
+        observation, 1 / its largest value: the first slot's from the hand-rank ``table`` settings
+        are valued with (its class count), a smaller slot's from its size
+        (:data:`SMALL_HAND_MAX_VALUE`)."""
+        top = [table.n_classes - 1] + [SMALL_HAND_MAX_VALUE[k] for k in self.hand_sizes[1:]]
+        return 1.0 / np.array(top, dtype=np.float32)
+
     @property
     def has_envy(self) -> bool:
         return self.envy_paytable is not None
@@ -116,7 +130,7 @@ class GameSpec:
 
 ASIA_POKER = GameSpec(
     name="asia", title="Asia Poker", game_id=ASIA_ID, n_settings=N_ASIA_SETTINGS, slots=("high", "medium", "low"),
-    hand_sizes=(4, 2, 1), rules_cls=AsiaRules, engine_cls=AsiaPoker, default_house_way="asia-000",
+    slot_titles=("High", "Medium", "Low"), hand_sizes=(4, 2, 1), rules_cls=AsiaRules, engine_cls=AsiaPoker, default_house_way="asia-000",
     default_bonus_paytable="seed-000", envy_paytable=None, main_wager="ante", bonus_wager="bonus",
     bonus_title="bonus",
     table=TableDefaults(main_min=5.0, main_max=1000.0, bonus_max=100.0, chip=5.0,
@@ -125,7 +139,7 @@ ASIA_POKER = GameSpec(
     positions=(HIGH_POS, MEDIUM_POS, np.asarray(LOW_POS).reshape(-1, 1)))
 PAI_GOW_POKER = GameSpec(
     name="paigow", title="Pai Gow Poker", game_id=PAIGOW_ID, n_settings=N_PAIGOW_SETTINGS, slots=("back", "front"),
-    hand_sizes=(5, 2), rules_cls=PaiGowRules, engine_cls=PaiGowPoker, default_house_way="paigow-igw",
+    slot_titles=("back", "front"), hand_sizes=(5, 2), rules_cls=PaiGowRules, engine_cls=PaiGowPoker, default_house_way="paigow-igw",
     default_bonus_paytable="fortune", envy_paytable="envy", main_wager="wager", bonus_wager="fortune",
     bonus_title="Fortune",
     table=TableDefaults(main_min=5.0, main_max=500.0, bonus_max=100.0, chip=1.0,
@@ -149,7 +163,7 @@ def get_spec(game: str | GameSpec) -> GameSpec:
 
 
 for _spec in SPECS.values():  # the layout a spec declares is the one its settings index
-    assert len(_spec.positions) == len(_spec.slots) == len(_spec.hand_sizes)
+    assert len(_spec.positions) == len(_spec.slots) == len(_spec.slot_titles) == len(_spec.hand_sizes)
     assert all(np.shape(p) == (_spec.n_settings, k) for p, k in zip(_spec.positions, _spec.hand_sizes, strict=True))
 
 

@@ -117,6 +117,11 @@ STYLES = tuple(style.value for style, *_ in _REGISTRY)
 #: per style id: the numba game id of the game it sets hands of (``GameSpec.game_id``)
 STYLE_GAME_ID = np.array([get_spec(game).game_id for _, game, *_ in _REGISTRY], dtype=np.int64)
 STYLE_GAME_ID.setflags(write=False)
+#: per numba game id, the ids of its styles
+STYLE_IDS_OF_GAME_ID: dict[int, tuple[int, ...]] = {}
+for _i, (_, _game, *_) in enumerate(_REGISTRY):
+    _gid = get_spec(_game).game_id
+    STYLE_IDS_OF_GAME_ID[_gid] = (*STYLE_IDS_OF_GAME_ID.get(_gid, ()), _i)
 
 
 def styles_of(game: str) -> list[str]:

@@ -53,8 +53,9 @@ dealer_won      int64 (N, K)      hands the player won against each
 scratch         int64 (N, 10, 53) per-row work arrays of :mod:`splitpoker.envs.rules.play.rounds`
 ==============  ================  ===========================================================
 
-The kernel takes three tuples: ``game`` (:data:`GAME_FIELDS`: the game's tables and the
-environment's options, built once by :class:`splitpoker.envs.rules.play.round_rows.RoundRows`),
+The kernel takes three tuples: ``game`` (a :class:`KernelGame`, :data:`GAME_FIELDS`: the game's
+tables, :class:`~splitpoker.envs.rules.game.GameTables`, then the environment's options; built by
+name and checked once by :class:`splitpoker.envs.rules.play.round_rows.RoundRows`, read by name here),
 ``state`` (above) and ``out`` (:data:`OUT_FIELDS`: the observation rows and four blocks of rows
 named by :data:`FLOAT_ROWS`, :data:`INT_ROWS`, :data:`CARD_ROWS`, :data:`FLAG_ROWS`). It works on a
 range ``lo..hi-1`` of rows and releases the GIL, so rows can be split over threads (they share
@@ -66,6 +67,7 @@ and passing a dozen arrays to a helper per row cost as much as the round (docs/v
 
 from __future__ import annotations
 
+from collections import namedtuple
 from enum import IntEnum
 
 import numpy as np
@@ -75,6 +77,7 @@ from splitpoker.envs.rules.bonus.features import features_sorted
 from splitpoker.envs.rules.bonus.paytables import bonus_chips
 from splitpoker.envs.rules.dealing import deal_player_and_dealers_into
 from splitpoker.envs.rules.games.outcome import setting_values
+from splitpoker.envs.rules.house_ways.registry import STYLE_IDS_OF_GAME_ID
 from splitpoker.envs.rules.play.observation import OBS_SIZE, fill_observation
 from splitpoker.envs.rules.play.rounds import settle_into, value_round_into
 from splitpoker.envs.rules.play.seed_stream import next_round_seed
@@ -97,10 +100,50 @@ REASON_NONE, REASON_BET_PHASE, REASON_SET_PHASE, REASON_FOULED, REASON_RANGE, RE
 #: autoreset modes (Gymnasium's ``AutoresetMode``)
 NEXT_STEP, SAME_STEP, DISABLED = 0, 1, 2
 
-GAME_FIELDS = ("game_id", "style_id", "rank", "to_two", "commission", "betting", "fixed_wager", "bet_main", "bet_bonus",
-               "n_bet", "offset", "n_settings", "hw_action", "mask_fouls", "observe_settings", "value_scale",
-               "main_max", "bonus_max", "unit", "penalty", "cat5", "line_of_code", "line_odds", "max_payout", "mode",
-               "keep_ranks", "seed_from_streams", "preset_deal")
+#: the fields of the kernel's ``game`` argument and what each must be: a numpy scalar or Python
+#: type, or ``(dtype, ndim)`` of an array. The first nine are the game's
+#: (:class:`~splitpoker.envs.rules.game.GameTables`), the rest the environment's options.
+GAME_FIELD_TYPES = {
+    "game_id": np.int64, "style_id": np.int64, "rank": ("uint16", 1), "to_two": ("int64", 1), "commission": float,
+    "cat5": ("uint8", 1), "line_of_code": ("int8", 1), "line_odds": ("float64", 1), "max_payout": float,
+    "betting": bool, "fixed_wager": float, "bet_main": ("float64", 1), "bet_bonus": ("float64", 1), "n_bet": np.int64,
+    "offset": np.int64, "n_settings": np.int64, "hw_action": np.int64, "mask_fouls": bool, "observe_settings": bool,
+    "value_scale": ("float32", 1), "main_max": float, "bonus_max": float, "unit": float, "penalty": float,
+    "mode": np.int64, "keep_ranks": bool, "seed_from_streams": bool, "preset_deal": bool,
+}
+GAME_FIELDS = tuple(GAME_FIELD_TYPES)
+#: the kernel's ``game`` argument: its fields by name (numba reads a named tuple's fields by name)
+KernelGame = namedtuple("KernelGame", GAME_FIELDS)
+
+
+def kernel_game(**fields) -> KernelGame:
+    """The kernel's ``game`` argument from its fields by name, each checked against
+    :data:`GAME_FIELD_TYPES`: a missing or unknown field, or one of the wrong type, dtype or shape,
+    is a ``TypeError`` naming it (numba would otherwise compile a new kernel for it, or fail deep
+    inside one)."""
+    missing = [f for f in GAME_FIELDS if f not in fields]
+    unknown = sorted(set(fields) - set(GAME_FIELDS))
+    if missing or unknown:
+        raise TypeError(f"kernel game fields: missing {missing}, unknown {unknown} (GAME_FIELDS lists them)")
+    for name, want in GAME_FIELD_TYPES.items():
+        v = fields[name]
+        if isinstance(want, tuple):
+            dtype, ndim = want
+            ok = isinstance(v, np.ndarray) and v.dtype == np.dtype(dtype) and v.ndim == ndim
+            expected = f"a {ndim}-d {dtype} array"
+        else:
+            ok = type(v) is want
+            expected = want.__name__
+        if not ok:
+            got = f"{type(v).__name__}" + (f" {v.dtype} {v.shape}" if isinstance(v, np.ndarray) else f" {v!r}")
+            raise TypeError(f"kernel game field {name!r}: expected {expected}, got {got}")
+    style_id, game_id = int(fields["style_id"]), int(fields["game_id"])
+    if style_id not in STYLE_IDS_OF_GAME_ID.get(game_id, ()):
+        # the numba dispatch has no branch to refuse it in (a raise inside prange is not reliable)
+        raise ValueError(f"kernel game style_id={style_id}: expected a registered house way of game id {game_id} "
+                         f"(ids {list(STYLE_IDS_OF_GAME_ID.get(game_id, ()))})")
+    return KernelGame(**fields)
+
 STATE_FIELDS = ("streams", "round_seeds", "player", "dealers", "ranks", "fouled", "house_way", "phase", "main_wager",
                 "bonus_wager", "mask", "dealer_settings", "dealer_won", "scratch")
 OUT_FIELDS = ("obs_rows", "final_base", "floats", "ints", "cards", "flags")
@@ -148,9 +191,13 @@ def advance_range(lo, hi, resetting, which, actions, game, state, out):
     row's observation and mask are written. **Step** (``actions`` already checked by
     :func:`first_refused`): one action per row. The finished round's cards, house-way setting and
     first dealer hand go to ``out``'s ``cards``, ``house_way``, ``dealer_cards``."""
-    (game_id, style_id, rank, to_two, commission, betting, fixed_wager, bet_main, bet_bonus, n_bet, offset, n_settings,
-     hw_action, mask_fouls, observe_settings, value_scale, main_max, bonus_max, unit, penalty, cat5, line_of_code,
-     line_odds, max_payout, mode, keep_ranks, seed_from_streams, preset_deal) = game
+    game_id, style_id, rank, to_two, commission = game.game_id, game.style_id, game.rank, game.to_two, game.commission
+    cat5, line_of_code, line_odds, max_payout = game.cat5, game.line_of_code, game.line_odds, game.max_payout
+    betting, fixed_wager, bet_main, bet_bonus, n_bet = game.betting, game.fixed_wager, game.bet_main, game.bet_bonus, game.n_bet
+    offset, n_settings, hw_action, mask_fouls = game.offset, game.n_settings, game.hw_action, game.mask_fouls
+    observe_settings, value_scale, main_max, bonus_max = game.observe_settings, game.value_scale, game.main_max, game.bonus_max
+    unit, penalty, mode, keep_ranks = game.unit, game.penalty, game.mode, game.keep_ranks
+    seed_from_streams, preset_deal = game.seed_from_streams, game.preset_deal
     (streams, round_seeds, player, dealers, ranks, fouled, house_way, phase, main_wager, bonus_wager, mask,
      dealer_settings, dealer_won, scratch) = state
     obs_rows, final_base, floats, ints, cards, flags = out  # few arrays: each costs the dispatch an unboxing

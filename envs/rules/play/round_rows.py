@@ -145,7 +145,7 @@ class RoundRows:
         self._state = (self.streams, self.round_seeds, self.player, self.dealers, self.ranks, self.fouled,
                        self.house_way, self.phase, self.main_wager, self.bonus_wager, self.mask, self.dealer_settings,
                        self.dealer_won, self.scratch)
-        self._game = self._game_tuple()
+        self._game = self._kernel_game()
         self._no_actions = np.zeros(n, dtype=np.int64)  # the kernel's unused argument when resetting
         self._no_which = np.zeros(n, dtype=np.bool_)  # ... and when stepping
         table = game.bonus_paytable
@@ -160,31 +160,25 @@ class RoundRows:
         return (4 * 8 + 8 + 7 * 8 + k * 7 * 8 + s * w * 8 + s + 8 + 1 + 2 * 8 + int(n_actions) + 2 * k * 8
                 + SCRATCH_ROWS * SCRATCH_WIDTH * 8 + 8 + 1)
 
-    def _game_tuple(self) -> tuple:
-        """The kernel's ``game`` tuple (:data:`~splitpoker.envs.rules.play.kernel.GAME_FIELDS`)."""
+    def _kernel_game(self) -> K.KernelGame:
+        """The kernel's ``game`` argument (:class:`~splitpoker.envs.rules.play.kernel.KernelGame`):
+        the ``Game``'s tables as they are (:attr:`~splitpoker.envs.rules.game.Game.tables`, built
+        once there), then the options, by name and checked."""
         g, o = self.game, self.options
-        table = g.bonus_paytable
-        if table is not None:
-            line_of_code, line_odds, cap = table.kernel_arrays()
-        else:
-            line_of_code, line_odds, cap = np.full(1, -1, np.int8), np.zeros(1), np.inf
         bets = o.bet_table or ((0.0, 0.0),)
-        engine_table = g.table  # the hand-rank table: its class count scales the observed values
-        value_scale = 1.0 / np.array([engine_table.n_classes - 1, 90, 12][: g.spec.ranks_width], dtype=np.float32)
-        game = (np.int64(g.game_id), np.int64(g.style_id), g.rank_table, g.to_two, float(g.commission),
-                bool(o.betting), float(o.fixed_wager), np.array([b[0] for b in bets], dtype=np.float64),
-                np.array([b[1] for b in bets], dtype=np.float64), np.int64(o.n_bet), np.int64(self.offset),
-                np.int64(g.n_settings), np.int64(o.house_way_action), bool(o.mask_fouls), bool(o.observe_settings),
-                value_scale, float(o.main_max), float(o.bonus_max), float(o.unit), float(o.penalty),
-                g.bonus_categories, line_of_code, line_odds, float(cap), np.int64(o.mode),
-                bool(o.keep_ranks or o.observe_settings or g.spec.is_paigow), bool(o.seed_from_streams),
-                bool(o.preset_deal))
-        assert len(game) == len(K.GAME_FIELDS)
-        return game
+        return K.kernel_game(
+            **g.tables._asdict(), betting=bool(o.betting), fixed_wager=float(o.fixed_wager),
+            bet_main=np.array([b[0] for b in bets], dtype=np.float64),
+            bet_bonus=np.array([b[1] for b in bets], dtype=np.float64), n_bet=np.int64(o.n_bet),
+            offset=np.int64(self.offset), n_settings=np.int64(g.n_settings), hw_action=np.int64(o.house_way_action),
+            mask_fouls=bool(o.mask_fouls), observe_settings=bool(o.observe_settings), value_scale=g.spec.value_scale(g.table),
+            main_max=float(o.main_max), bonus_max=float(o.bonus_max), unit=float(o.unit), penalty=float(o.penalty),
+            mode=np.int64(o.mode), keep_ranks=bool(o.keep_ranks or o.observe_settings or g.spec.is_paigow),
+            seed_from_streams=bool(o.seed_from_streams), preset_deal=bool(o.preset_deal))
 
     def game_field(self, name: str):
-        """One field of the kernel's ``game`` tuple by its name (:data:`~splitpoker.envs.rules.play.kernel.GAME_FIELDS`)."""
-        return self._game[K.GAME_FIELDS.index(name)]
+        """One field of the kernel's ``game`` argument by its name (:data:`~splitpoker.envs.rules.play.kernel.GAME_FIELDS`)."""
+        return getattr(self._game, name)
 
     @property
     def value_scale(self) -> np.ndarray:

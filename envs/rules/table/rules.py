@@ -19,7 +19,6 @@ from splitpoker.envs.rules.bonus.paytables import (
 from splitpoker.envs.rules.game import Game
 from splitpoker.envs.rules.games.spec import GameSpec, get_spec
 from splitpoker.envs.rules.house_ways.registry import HouseWayStyle
-from splitpoker.envs.rules.ranking.rank_tables import paigow_back_table
 
 
 def _check_amount(name: str, x) -> float:
@@ -55,7 +54,7 @@ class TableRules:
     main_max: float | None = None
     bonus_max: float | None = None
     chip: float | None = None
-    _arrays: dict = field(init=False, repr=False, compare=False)
+    _cache: dict = field(init=False, repr=False, compare=False)
 
     def __post_init__(self):
         spec = get_spec(self.game)
@@ -90,7 +89,7 @@ class TableRules:
         set_("envy_min_fortune", _check_amount("envy_min_fortune", self.envy_min_fortune))
         if self.envy_unit <= 0 or self.envy_min_fortune <= 0:
             raise ValueError(f"envy_unit={self.envy_unit:g}, envy_min_fortune={self.envy_min_fortune:g}: expected positive amounts")
-        set_("_arrays", {})
+        set_("_cache", {})
 
     def _table(self, value, kind: str, what: str) -> PayTable | None:
         if value is None:
@@ -116,33 +115,24 @@ class TableRules:
 
     def make_game(self) -> Game:
         """The :class:`~splitpoker.envs.rules.game.Game` of this table (game, house way, rules options,
-        bonus pay table): what every seat's round is played with. Its tables are the ones
-        :meth:`arrays` gives the bulk kernel (checked)."""
-        g = Game(self.spec, self.house_way, self.rules, self.bonus_paytable)
-        a = self.arrays()
-        assert g.style_id == a["style_id"] and g.commission == a["commission"] and g.bonus_paytable is self.bonus_paytable
-        assert np.array_equal(g.rank_table, a["rank"]) and np.array_equal(g.to_two, a["to_two"])
-        assert np.array_equal(g.bonus_categories, a["cat5"])
-        return g
+        bonus pay table): what every seat's round is played with, built once per rules object; its
+        :attr:`~splitpoker.envs.rules.game.Game.tables` are the ones :meth:`arrays` gives the bulk kernel."""
+        if "game" not in self._cache:
+            self._cache["game"] = Game(self.spec, self.house_way, self.rules, self.bonus_paytable)
+        return self._cache["game"]
 
     def arrays(self) -> dict[str, Any]:
-        """The integer/float arrays the bulk kernel takes (built once per rules object)."""
-        a = self._arrays
-        if not a:
-            engine = self.spec.engine_cls(self.rules)
-            a["rank"] = engine.rank_table
-            a["to_two"] = engine.to_two
-            a["cat5"] = paigow_back_table().category
-            a["style_id"] = HouseWayStyle.parse(self.house_way).style_id
-            a["commission"] = float(getattr(self.rules, "commission", 0.0))
-            bt = self.bonus_paytable
-            if bt is not None:
-                a["line_of_code"], a["line_odds"], a["bonus_cap"] = bt.kernel_arrays()
-            else:
-                a["line_of_code"], a["line_odds"], a["bonus_cap"] = np.full(N_FEATURE_CODES, -1, np.int8), np.zeros(1), math.inf
+        """The arrays the bulk kernel takes: the game's (:attr:`Game.tables
+        <splitpoker.envs.rules.game.Game.tables>`, under the bulk kernel's names) and the Envy
+        amount per feature code (chips)."""
+        if "arrays" not in self._cache:
+            t = self.make_game().tables
+            a = self._cache["arrays"] = dict(rank=t.rank, to_two=t.to_two, cat5=t.cat5, style_id=int(t.style_id),
+                                             commission=t.commission, line_of_code=t.line_of_code,
+                                             line_odds=t.line_odds, bonus_cap=t.max_payout)
             et = self.envy_paytable
             a["envy_amount"] = et.odds_array() * self.envy_unit if et is not None else np.zeros(N_FEATURE_CODES)
-        return a
+        return self._cache["arrays"]
 
     def check_bet(self, main, bonus=0.0, envy: bool = False) -> tuple[float, float, bool]:
         """Validate one seat's wagers against the limits; returns them as floats."""

@@ -262,9 +262,6 @@ class Table:
         self.rows = RoundRows(game, len(taken), RoundOptions(
             house_way_action=n, mask_fouls=bool(mask_fouls), keep_ranks=True, seed_from_streams=False,
             preset_deal=True, mode=K.DISABLED))
-        if self.rules.bonus_paytable is not None:  # the rows pay the bonus the bulk kernel pays
-            for name, key in (("line_of_code", "line_of_code"), ("line_odds", "line_odds"), ("max_payout", "bonus_cap")):
-                assert np.array_equal(self.rows.game_field(name), self._a[key])
         self._actions = np.zeros(len(taken), dtype=np.int64)
         self._out = self.rows.outputs()  # read before the next reset or step
         self.new_round()
