@@ -354,8 +354,8 @@ class PaiGowPokerConfig(_Common):
 
 
 #: the environment config class of each game
-CONFIGS: dict[str, type[_Common]] = {"asia": AsiaPokerConfig, "paigow": PaiGowPokerConfig}
-assert set(CONFIGS) == set(SPECS) and all(CONFIGS[g].spec is SPECS[g] for g in SPECS)
+CONFIGS: dict[str, type[_Common]] = {cls.spec.name: cls for cls in (AsiaPokerConfig, PaiGowPokerConfig)}
+assert set(CONFIGS) == set(SPECS), "every GameSpec needs its config class here"
 
 
 def config_class(game) -> type[_Common]:

@@ -30,7 +30,7 @@ from typing import Any
 import gymnasium as gym
 from ray.rllib.env.wrappers.pettingzoo_env import ParallelPettingZooEnv
 
-from splitpoker.envs.registration import ALL_ENV_IDS
+from splitpoker.envs.registration import ALL_ENV_IDS, GAME_ENVS
 from splitpoker.envs.table_wrappers import TableObservation
 from splitpoker.envs.wrappers import MaskInObservation
 
@@ -71,10 +71,9 @@ class TableMultiAgentEnv(ParallelPettingZooEnv):
 
     def __init__(self, config: dict | None = None):
         kwargs = _config(config, type(self).__name__)
-        tables = {"paigow": "paigow_table_v0", "asia": "asia_table_v0"}  # the PettingZoo module of each game
-        if self.game not in tables:
+        if self.game not in GAME_ENVS:
             raise TypeError("TableMultiAgentEnv is abstract: use PaiGowTableMultiAgentEnv or AsiaTableMultiAgentEnv")
-        table = importlib.import_module(f"splitpoker.envs.table.{tables[self.game]}")
+        table = importlib.import_module(f"splitpoker.envs.table.{GAME_ENVS[self.game].pettingzoo}")
         super().__init__(TableObservation(table.parallel_env(**kwargs), form="rllib"))
 
 

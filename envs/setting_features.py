@@ -35,12 +35,23 @@ from __future__ import annotations
 
 import numpy as np
 
+from splitpoker.envs.rules.games.spec import SPECS, GameSpec
 from splitpoker.envs.rules.ranking.categories import HandCategory
 
 N_CATEGORIES = len(HandCategory)
 BIG_WIDTH = N_CATEGORIES + 2
 TWO_WIDTH = 4
-FEATURES = {"asia": BIG_WIDTH + TWO_WIDTH + 1 + 1, "paigow": BIG_WIDTH + TWO_WIDTH + 1}
+#: the features of a smaller hand, by its size (the first, big hand has :data:`BIG_WIDTH`)
+SMALL_WIDTH = {2: TWO_WIDTH, 1: 1}
+
+
+def feature_width(spec: GameSpec) -> int:
+    """``F``, a setting's features: the big hand's, each smaller hand's by its size, then fouled."""
+    return BIG_WIDTH + sum(SMALL_WIDTH[k] for k in spec.hand_sizes[1:]) + 1
+
+
+#: ``F`` of every game (Asia 19, Pai Gow 18)
+FEATURES = {spec.name: feature_width(spec) for spec in SPECS.values()}
 
 
 def big_hand_features(class_category: np.ndarray) -> np.ndarray:

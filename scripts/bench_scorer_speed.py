@@ -31,10 +31,10 @@ import time
 
 from splitpoker.agents.process_state import leaves_process_as_found
 from splitpoker.envs.registration import SETTING_ENV_OF_GAME
+from splitpoker.envs.rules.games.spec import SPECS
 from splitpoker.scripts.support import cli
 
-ENVS = {"asia": (SETTING_ENV_OF_GAME["asia"], {"house_way": "asia-000"}),
-        "paigow": (SETTING_ENV_OF_GAME["paigow"], {"house_way": "paigow-igw"})}
+ENVS = {spec.name: (SETTING_ENV_OF_GAME[spec.name], {"house_way": spec.default_house_way}) for spec in SPECS.values()}
 VARIANTS = [("dummy-4-two-pass", "dummy", 4, 512, True), ("native-4", "native", 4, 512, False),
             ("native-16", "native", 16, 128, False), ("dummy-4-two-pass (again)", "dummy", 4, 512, True)]
 

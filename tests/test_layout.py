@@ -220,3 +220,38 @@ def test_only_the_dispatch_module_tests_the_game():
                                                      for op in node.ops) and _tests_the_game(node):
                 found.append(f"{path.relative_to(ROOT)}:{node.lineno}")
     assert not found, found
+
+
+# per-game choices that are not the spec's to hold (the card language's book, benchmark settings),
+# each with why; everything else a game has is read from its GameSpec
+GAME_KEYED_CHOICES = {
+    ("splitpoker.agents.evaluation.recipes", "ORDERS"): "the recipe book's order of orders (ties in the learners)",
+    ("splitpoker.agents.evaluation.recipes", "GAME_CONSTRAINTS"): "which constraints a game's cards use",
+    ("splitpoker.scripts.support.speed_scorer", "LIGHT"): "benchmark hyperparameters chosen per game",
+}
+
+
+def _game_keyed_dicts() -> set[tuple[str, str]]:
+    """``(module, name)`` of every dict literal keyed by both game names (its assignment's target)."""
+    found = set()
+    for module, path in SOURCES.items():
+        tree = ast.parse(path.read_text())
+        owner = {}
+        for node in ast.walk(tree):
+            if isinstance(node, (ast.Assign, ast.AnnAssign)):
+                target = node.targets[0] if isinstance(node, ast.Assign) else node.target
+                for d in ast.walk(node.value) if node.value is not None else ():
+                    owner.setdefault(d, target.id if isinstance(target, ast.Name) else ast.unparse(target))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Dict) and GAME_NAMES <= {k.value for k in node.keys if isinstance(k, ast.Constant)}:
+                found.add((module, owner.get(node, f"line {node.lineno}")))
+    return found
+
+
+def test_no_table_keyed_by_game_restates_the_spec():
+    """A game's names, titles, slots, sizes, default house way, config class and feature width are
+    its ``GameSpec``'s (issue 47: "the spec is the only place a game lives"); a table keyed by the
+    game names (``{"asia": ..., "paigow": ...}``) is one of the listed choices, or it restates the
+    spec and a new game would have to be added to it by hand."""
+    found = _game_keyed_dicts()
+    assert found == set(GAME_KEYED_CHOICES), sorted(found ^ set(GAME_KEYED_CHOICES))

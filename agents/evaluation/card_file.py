@@ -58,13 +58,14 @@ from splitpoker.agents.evaluation.decision_list import which_rule
 from splitpoker.agents.evaluation.hand_categories import RANK_NAMES, big_hand_size
 from splitpoker.agents.evaluation.recipes import recipe_settings, recipes
 from splitpoker.envs.rules.cards import format_cards
+from splitpoker.envs.rules.games.spec import SPECS
 
-GAMES = ("asia", "paigow")
+GAMES = tuple(SPECS)
 HOUSE_WAY = "house-way:"
 CARD_KEYS = ("game", "style", "name", "source", "notes", "rules")
 RULE_KEYS = ("name", "if", "then")
 SUFFIXES = (".yaml", ".yml", ".json")
-BIG_HAND = {"asia": 4, "paigow": 5}  # cards in the big hand (card_features reads straights in it)
+BIG_HAND = {spec.name: spec.hand_sizes[0] for spec in SPECS.values()}  # card_features reads straights in it
 FITTED_DIR = Path(__file__).resolve().parents[2] / "configs" / "strategies" / "fitted"
 _RANKS = {name: i for i, name in enumerate(RANK_NAMES)} | {"none": -1, "T": 8}
 

@@ -26,7 +26,7 @@ from itertools import permutations
 import numpy as np
 
 from splitpoker.agents.evaluation.hand_categories import big_hand_size, card_rank, hand_shape
-from splitpoker.envs.rules.games.spec import get_spec
+from splitpoker.envs.rules.games.spec import SPECS, get_spec
 from splitpoker.envs.rules.ranking.categories import HandCategory
 
 PAIR_VALUE = 78  # two-card values 78..90 are pairs (splitpoker.envs.rules.ranking.hand_eval.two_card_value)
@@ -43,8 +43,8 @@ def _slot_table(game: str) -> np.ndarray:
     return out
 
 
-SLOTS = {"asia": _slot_table("asia"), "paigow": _slot_table("paigow")}
-SLOT_NAMES = {"asia": ("High", "Medium", "Low"), "paigow": ("back", "front")}
+#: per game, ``slot[s, p]`` of every setting (:func:`_slot_table`)
+SLOTS = {spec.name: _slot_table(spec.name) for spec in SPECS.values()}
 
 
 @dataclass(frozen=True)
@@ -117,31 +117,41 @@ def _split_top_group(v: HandView) -> np.ndarray:
 
 @dataclass(frozen=True)
 class Constraint:
+    """A constraint: its name, its words (a template over the hands' names as the cards print
+    them: ``{big}`` the first hand, ``{second}`` the next, e.g. High / Medium, back / front) and
+    its test."""
+
     name: str
-    text: dict  # game -> words
+    words: str
     test: object
 
+    def text(self, game: str) -> str:
+        titles = get_spec(game).slot_titles
+        return self.words.format(big=titles[0], second=titles[1])
 
-CONSTRAINTS = {
-    "any": Constraint("any", {"asia": "", "paigow": ""}, _any),
-    "groups": Constraint("groups", {"asia": "Keep every pair, trips and quads in High",
-                                    "paigow": "Keep every pair, trips and quads in back"}, _groups_in_big),
-    "sf": Constraint("sf", {"asia": "Keep a straight or flush in High",
-                            "paigow": "Keep a straight or flush in back"}, _big_straight_or_flush),
-    "pair2": Constraint("pair2", {"asia": "A pair in Medium", "paigow": "A pair in front"}, _second_pair),
-    "pair1": Constraint("pair1", {"asia": "At least a pair in High", "paigow": "At least a pair in back"}, _big_pair),
-    "pairs": Constraint("pairs", {"asia": "A pair in Medium and at least a pair in High",
-                                  "paigow": "A pair in front and at least a pair in back"}, _both_pairs),
-    "alt": Constraint("alt", {"asia": "The second- and fourth-highest singletons in Medium",
-                              "paigow": "The second- and fourth-highest singletons in front"}, _second_and_fourth),
-    "split": Constraint("split", {"asia": "One card of the trips (or quads) in Medium",
-                                  "paigow": "One card of the trips (or quads) in front"}, _split_top_group),
-}
-ORDERS = {"asia": tuple(permutations(range(3))), "paigow": ((1, 0), (0, 1))}
-HAND_WORDS = {"asia": ("the best High hand", "the best Medium hand", "the best Low card"),
-              "paigow": ("the best back hand", "the best front hand")}
-GAME_CONSTRAINTS = {"asia": ("any", "groups", "sf", "pair2", "pair1", "pairs", "alt"),
+
+CONSTRAINTS = {c.name: c for c in (
+    Constraint("any", "", _any),
+    Constraint("groups", "Keep every pair, trips and quads in {big}", _groups_in_big),
+    Constraint("sf", "Keep a straight or flush in {big}", _big_straight_or_flush),
+    Constraint("pair2", "A pair in {second}", _second_pair),
+    Constraint("pair1", "At least a pair in {big}", _big_pair),
+    Constraint("pairs", "A pair in {second} and at least a pair in {big}", _both_pairs),
+    Constraint("alt", "The second- and fourth-highest singletons in {second}", _second_and_fourth),
+    Constraint("split", "One card of the trips (or quads) in {second}", _split_top_group),
+)}
+# The card language's choices per game (not restated from the spec: which constraints a game's
+# cards use and in which order the orders are tried; the order of a book fixes ties in the learners).
+ORDERS = {"asia": tuple(permutations(range(3))), "paigow": ((1, 0), (0, 1))}  # choice: the book's order
+GAME_CONSTRAINTS = {"asia": ("any", "groups", "sf", "pair2", "pair1", "pairs", "alt"),  # choice: the book
                     "paigow": ("any", "groups", "sf", "pair2", "split", "alt")}
+
+
+def hand_words(game: str) -> tuple[str, ...]:
+    """How a card names making each hand strong: "the best High hand", ..., "the best Low card"."""
+    spec = get_spec(game)
+    return tuple(f"the best {t} {'card' if k == 1 else 'hand'}" for t, k in zip(spec.slot_titles, spec.hand_sizes,
+                                                                               strict=True))
 
 
 @dataclass(frozen=True)
@@ -154,12 +164,12 @@ class Recipe:
 
     @property
     def name(self) -> str:
-        return f"{self.constraint}:" + "".join(SLOT_NAMES[self.game][i][0] for i in self.order)
+        return f"{self.constraint}:" + "".join(get_spec(self.game).slot_titles[i][0] for i in self.order)
 
     @property
     def text(self) -> str:
-        words = [HAND_WORDS[self.game][i] for i in self.order]
-        c = CONSTRAINTS[self.constraint].text[self.game]
+        words = [hand_words(self.game)[i] for i in self.order]
+        c = CONSTRAINTS[self.constraint].text(self.game)
         if len(words) == 2:
             tail = f"{words[0]}, then {words[1]}"
         else:

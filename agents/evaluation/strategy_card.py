@@ -37,8 +37,9 @@ from splitpoker.agents.evaluation.labels import HandLabels, house_way_rules, mea
 from splitpoker.agents.evaluation.list_learner import fit_rule_lists
 from splitpoker.agents.evaluation.recipes import Recipe, recipe_settings, recipes
 from splitpoker.agents.evaluation.rule_learner import CostTree
+from splitpoker.envs.rules.games.spec import SPECS
 
-GAME_NAMES = {"asia": "Asia Poker", "paigow": "Pai Gow Poker"}
+GAME_NAMES = {spec.name: spec.title for spec in SPECS.values()}
 FEATURE_RANGES = [(f.low, f.high) for f in FEATURES]
 TREE_FEATURES = FEATURE_INDEX["sf_pair_left"]  # the tree reads the columns before it (module docstring)
 LEARNERS = ("tree", "list")

@@ -26,11 +26,11 @@ import numpy as np
 
 from splitpoker.envs.rules.cards import format_card
 from splitpoker.envs.rules.game import Game
-from splitpoker.envs.rules.games.spec import get_spec
+from splitpoker.envs.rules.games.spec import SPECS, get_spec
 from splitpoker.envs.rules.house_ways.registry import HouseWayStyle, styles_of
 
-GAMES = {"asia": "Asia Poker", "paigow": "Pai Gow Poker"}
-DEFAULT_STYLE = {"asia": "asia-000", "paigow": "paigow-igw"}
+GAMES = {spec.name: spec.title for spec in SPECS.values()}
+DEFAULT_STYLE = {spec.name: spec.default_house_way for spec in SPECS.values()}
 MAX_QUERY_CHARS = 2_000  # a whole query string; a hand is about 20
 MAX_VALUE_CHARS = 200
 ECHO_CHARS = 60  # how much of a bad value an error repeats

@@ -42,14 +42,16 @@ from typing import Any
 
 from splitpoker.agents.output import dumps, jsonable, output_failed, write_json, write_text_atomic  # noqa: F401  (re-exported)
 from splitpoker.envs.registration import SETTING_ENV_OF_GAME
+from splitpoker.envs.rules.games.spec import SPECS
 
 MAX_SEED = 2**63 - 1
 
 #: the one-step setting env of each game that the benchmark scripts measure on (the reference
 #: dealers, Pai Gow with the 5% commission and the wheel as the second-highest straight)
-SETTING_ENVS = {"asia": (SETTING_ENV_OF_GAME["asia"], {"house_way": "asia-000"}),
-                "paigow": (SETTING_ENV_OF_GAME["paigow"],
-                           {"house_way": "paigow-igw", "rules": {"commission": 0.05, "ace_low_straight": "second_highest"}})}
+#: Pai Gow's reference rules written out (today's defaults: a benchmark measures the same game if they change)
+REFERENCE_RULES = {"paigow": {"commission": 0.05, "ace_low_straight": "second_highest"}}
+SETTING_ENVS = {spec.name: (SETTING_ENV_OF_GAME[spec.name], {"house_way": spec.default_house_way, **(
+    {"rules": REFERENCE_RULES[spec.name]} if spec.name in REFERENCE_RULES else {})}) for spec in SPECS.values()}
 
 
 class CliError(ValueError):

@@ -22,8 +22,10 @@ from urllib.parse import urlencode
 
 import numpy as np
 
+from splitpoker.envs.rules.games.spec import SPECS
+
 ROOT = Path(__file__).resolve().parents[2]
-GAMES = {"asia": "asia-000", "paigow": "paigow-igw"}
+GAMES = {spec.name: spec.default_house_way for spec in SPECS.values()}
 
 
 def _rss_mb(pid: int) -> float:
