@@ -238,17 +238,10 @@ class SplitHandEnv(gym.Env):
         return self.rows.why_illegal(0, action)
 
     def _outcome(self, out, action: int) -> dict[str, Any]:
-        """The settled round as ``info`` entries (:data:`splitpoker.envs.info.ROUND_INFO`)."""
-        setting = int(out.setting[0])
-        return {
-            "setting": setting, "fouled": bool(out.fouled[0]), "hands_won": int(out.hands_won[0]),
-            "main_result": float(out.main_result[0]), "main_chips": float(out.main_chips[0]),
-            "bonus_chips": float(out.bonus_chips[0]), "bonus_line": str(self.rows.line_keys[int(out.bonus_line[0])]),
-            "net_chips": float(out.net_chips[0]), "dealer_cards": format_cards(out.dealer_cards[0]),
-            "dealer_setting": int(out.dealer_setting[0]), "agrees_with_house_way": setting == self.house_way_setting,
-            "main_wager": float(out.main_wager[0]), "bonus_wager": float(out.bonus_wager[0]),
-            "house_way_action": action == self.house_way_action,
-        }
+        """The settled round as ``info`` entries (:data:`splitpoker.envs.info.ROUND_INFO`): the
+        row's outcome (:meth:`RoundRows.outcome <splitpoker.envs.rules.play.round_rows.RoundRows.outcome>`)
+        and whether the house-way action played it."""
+        return {**self.rows.outcome(out, 0), "house_way_action": action == self.house_way_action}
 
     def _observation(self) -> np.ndarray:
         """The kernel's observation row, then the setting-feature block (numpy)."""

@@ -25,7 +25,7 @@ from splitpoker.envs.info import ROUND_INFO, SESSION_INFO, SESSION_ROUND_KEYS, c
 from splitpoker.envs.pai_gow_poker import PaiGowPokerEnv
 from splitpoker.envs.render import check_render_mode
 from splitpoker.envs.rules.checks import check_real, is_integer
-from splitpoker.envs.rules.play.kernel import invalid_outcome
+from splitpoker.envs.rules.play.kernel import Phase
 from splitpoker.envs.rules.play.seed_stream import ROUND_SEED_BOUND
 
 SETTERS = ("house-way", "optimal", "agent")
@@ -90,11 +90,13 @@ class SplitHandSessionEnv(gym.Env):
             raise ValueError(f"setting={setting!r}: expected one of {SETTERS} or a callable cards -> setting index")
         self.setting = setting
 
-        # the round is played by the single-round env, whose mask the set phase shows as it is; a
-        # masked foul is played by the round's kernel (and loses); the session's own rule (below)
-        # handles every other illegal action before the round sees it
+        # the round is played by the single-round env: its phase is the session's hand phase, its
+        # mask the set phase's; its kernel plays a masked foul (which loses) and forfeits the
+        # wagers of a bet sent in the set phase (its penalty 0: the session's reward takes the
+        # penalty, in the reward mode's units); a bet the bankroll does not cover never reaches it
         round_config = self.config_cls.from_dict({**table.to_dict(), "invalid_action": "penalize",
-                                                  "dealer_samples": 1, "allow_house_way_action": False})
+                                                  "invalid_action_penalty": 0.0, "dealer_samples": 1,
+                                                  "allow_house_way_action": False})
         self.round = self.round_cls(round_config)
         self.game = self.round.game  # the Game the rounds are played and settled with
         self.config = table
@@ -122,7 +124,6 @@ class SplitHandSessionEnv(gym.Env):
         self._scale = self.target if self.target is not None else 2.0 * self.start_bankroll
         self.bankroll = self.start_bankroll
         self.hands_played = 0
-        self.in_set_phase = False
         self.done = True
         self.last_round: dict[str, Any] | None = None
         self.last_outcome: dict[str, Any] | None = None
@@ -134,7 +135,8 @@ class SplitHandSessionEnv(gym.Env):
             raise ValueError(f"reset options {sorted(options)} are not supported: expected None")
         self.bankroll = self.start_bankroll
         self.hands_played = 0
-        self.in_set_phase = False
+        if self.in_set_phase:  # a reset in the middle of a hand: the hand is abandoned (nothing settles)
+            self.round.reset(seed=0)
         self.done = False
         self.last_round = None
         self.last_outcome = None
@@ -156,8 +158,7 @@ class SplitHandSessionEnv(gym.Env):
             # hand k of a session seeded s is the same cards whatever was bet before)
             self.round.reset(seed=int(self.np_random.integers(0, ROUND_SEED_BOUND)))
             obs, _, _, _, rinfo = self.round.step(action)
-            if self.agent_sets:
-                self.in_set_phase = True
+            if self.agent_sets:  # the round is in its set phase
                 self._round_obs = obs
                 return self._observation(), 0.0, False, False, self._info()
             setting = self.round.house_way_setting if self._setter is None else as_action(
@@ -168,6 +169,11 @@ class SplitHandSessionEnv(gym.Env):
         else:
             round_action = self.round.setting_offset + (action - self.setting_offset)
         return self._finish_round(round_action)
+
+    @property
+    def in_set_phase(self) -> bool:
+        """The hand is dealt and waits for the agent's setting: the round's own phase."""
+        return self.round.phase == Phase.SET
 
     def action_masks(self) -> np.ndarray:
         """Bets the bankroll covers (bet phase; the round takes every bet of the table) or the
@@ -233,21 +239,21 @@ class SplitHandSessionEnv(gym.Env):
     def _invalid(self, action: int):
         """A masked action: a fouled setting is played (and loses); anything else ends the session
         with the invalid-action rule of every env (:func:`~splitpoker.envs.rules.play.kernel.invalid_outcome`):
-        the wagers placed on the hand (set phase) are forfeited from the bankroll, and the reward is
-        the reward mode's value of that loss less ``invalid_action_penalty``; a bet the bankroll
-        does not cover, or a setting in the bet phase, places nothing: the penalty alone."""
+        a bet sent in the set phase is stepped by the round, whose kernel forfeits the hand's wagers
+        from the bankroll, and the reward is the reward mode's value of that loss less
+        ``invalid_action_penalty``; a bet the bankroll does not cover, or a setting in the bet
+        phase, places nothing: the penalty alone."""
         if self.in_set_phase and self.setting_offset <= action < self.setting_offset + self.n_settings:
             return self._finish_round(self.round.setting_offset + (action - self.setting_offset))  # a foul, played
         why = self._why(action)
         if self.invalid_action == "raise":
             raise ValueError(f"action {action} is illegal in the {'set' if self.in_set_phase else 'bet'} phase: {why}")
         before = self.bankroll
-        if self.in_set_phase:  # the hand's wagers are on the table: forfeited
-            main, bonus = self.round.main_wager, self.round.bonus_wager
-            net, _ = invalid_outcome(main, bonus, 0.0, self.unit)  # the forfeit (the penalty is the reward's)
+        if self.in_set_phase:  # a bet in the set phase: the round's kernel forfeits the hand's wagers
+            _, _, _, _, rinfo = self.round.step(action)  # (its penalty is 0: the reward takes the penalty)
+            main, bonus, net = rinfo["main_wager"], rinfo["bonus_wager"], rinfo["net_chips"]
             self.bankroll = round(self.bankroll + net, 6)
             self.hands_played += 1
-            self.in_set_phase = False
             self.last_round = complete({"main_wager": main, "bonus_wager": bonus, "main_chips": -main,
                                         "bonus_chips": -bonus, "net_chips": net, "cards": self.round._cards_text,
                                         "house_way_setting": self.round.house_way_setting},
@@ -277,7 +283,6 @@ class SplitHandSessionEnv(gym.Env):
         before = self.bankroll
         self.bankroll = round(self.bankroll + rinfo["net_chips"], 6)
         self.hands_played += 1
-        self.in_set_phase = False
         self.last_round = {k: rinfo[k] for k in SESSION_ROUND_KEYS}
         end = None
         if self.target is not None and self.bankroll >= self.target - 1e-9:

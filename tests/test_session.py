@@ -120,6 +120,25 @@ def test_the_set_phase_shows_the_rounds_mask_so_mask_fouls_off_marks_every_setti
     assert np.array_equal(info["action_mask"][masked.setting_offset:], ~masked.round.fouled)
 
 
+@pytest.mark.parametrize("env_id", IDS)
+def test_the_hands_phase_is_the_rounds_and_a_reset_mid_hand_abandons_it(env_id):
+    env = gym.make(env_id, bankroll=50, target=100, setting="agent").unwrapped
+    env.reset(seed=3)
+    _, _, _, _, info = env.step(2)  # a bet: the round's kernel is in its set phase
+    assert env.round.phase.name == "SET" and info["phase"] == "set" and env.in_set_phase
+    main, bonus = env.bet_table[2]
+    obs, info = env.reset(seed=4)  # mid-hand: the hand is abandoned, nothing settles
+    assert info["phase"] == "bet" and obs[5] == 0 and info["bankroll"] == 50 and info["hands_played"] == 0
+    assert env.round.phase.name != "SET" and not info["action_mask"][env.setting_offset:].any()
+    # a bet sent in the set phase: the round's kernel forfeits the hand's wagers (the round's own
+    # penalty is 0), the session's reward takes the penalty
+    env.step(2)
+    _, r, term, _, info = env.step(0)
+    assert term and info["end"] == "invalid action" and info["bankroll"] == 50 - main - bonus
+    assert info["round"]["net_chips"] == -(main + bonus) and env.round.phase.name == "DONE"
+    assert r == pytest.approx(0.0 - 1.0)  # reward 'target': 0 for a session that missed it, less the penalty
+
+
 def test_bankroll_accounting_and_episode_ends():
     for env_id in IDS:
         env = gym.make(env_id, bankroll=100, target=150, reward="bankroll").unwrapped

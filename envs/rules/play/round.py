@@ -38,7 +38,6 @@ from typing import Any
 
 import numpy as np
 
-from splitpoker.envs.rules.cards import format_cards
 from splitpoker.envs.rules.checks import is_integer
 from splitpoker.envs.rules.play import kernel as K
 from splitpoker.envs.rules.play.round_rows import RoundOptions, RoundRows
@@ -91,13 +90,5 @@ class Round:
         r.phase[0] = K.SET  # the set phase of this deal, with the wagers given
         r.main_wager[0], r.bonus_wager[0] = main_wager, bonus_wager
         out = r.step(np.array([r.offset + int(setting)], dtype=np.int64))
-        line = int(out.bonus_line[0])
-        return {
-            "setting": int(setting), "fouled": bool(out.fouled[0]), "hands_won": int(out.hands_won[0]),
-            "main_result": float(out.main_result[0]), "main_chips": float(out.main_chips[0]),
-            "bonus_chips": float(out.bonus_chips[0]), "bonus_line": None if line < 0 else str(r.line_keys[line]),
-            "net_chips": float(out.net_chips[0]), "dealer_cards": format_cards(self.dealers[0]),
-            "dealer_setting": int(out.dealer_setting[0]),
-            "agrees_with_house_way": int(setting) == self.house_way_setting,
-            "main_wager": main_wager, "bonus_wager": bonus_wager,
-        }
+        outcome = r.outcome(out, 0)
+        return {**outcome, "bonus_line": outcome["bonus_line"] or None}

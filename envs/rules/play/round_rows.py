@@ -22,9 +22,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
+from splitpoker.envs.rules.cards import format_cards
 from splitpoker.envs.rules.play import kernel as K
 from splitpoker.envs.rules.play.observation import OBS_SIZE
 from splitpoker.envs.rules.play.rounds import SCRATCH_ROWS, SCRATCH_WIDTH, new_scratch
@@ -205,6 +207,23 @@ class RoundRows:
         (run or self._run)(K.advance_range, self.n, False, self._no_which, actions, self._game, self._state,
                            out.fields)
         return out
+
+    def outcome(self, out: Outputs, i: int) -> dict[str, Any]:
+        """Row ``i``'s settled round (``out.kind[i]`` is ``KIND_SETTLED``) as plain data: the one
+        mapping of the kernel's outputs to the ``info`` entries of a settled round
+        (:data:`splitpoker.envs.info.ROUND_INFO`; the single envs, :meth:`Round.settle
+        <splitpoker.envs.rules.play.round.Round.settle>`; the native vector env writes the same
+        from whole arrays, ``envs/vector/info.py``, and a test holds the two equal).
+        ``bonus_line`` is the paying line's key, ``""`` if none."""
+        setting = int(out.setting[i])
+        return {
+            "setting": setting, "fouled": bool(out.fouled[i]), "hands_won": int(out.hands_won[i]),
+            "main_result": float(out.main_result[i]), "main_chips": float(out.main_chips[i]),
+            "bonus_chips": float(out.bonus_chips[i]), "bonus_line": str(self.line_keys[int(out.bonus_line[i])]),
+            "net_chips": float(out.net_chips[i]), "dealer_cards": format_cards(out.dealer_cards[i]),
+            "dealer_setting": int(out.dealer_setting[i]), "agrees_with_house_way": setting == int(out.house_way[i]),
+            "main_wager": float(out.main_wager[i]), "bonus_wager": float(out.bonus_wager[i]),
+        }
 
     def refused(self, actions: np.ndarray, raise_illegal: bool) -> tuple[int, int]:
         """``(row, reason)`` of the first action the step must refuse (``(-1, 0)`` if none)."""
