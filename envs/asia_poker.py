@@ -93,6 +93,14 @@ class AsiaPokerEnv(SplitHandEnv):
     18      1     fouled
     ======  ====  ================================================================
 
+    ## Starting State
+    Seven random cards for the player and ``dealer_samples`` dealer hands from the other 46, drawn
+    from ``np_random`` (``reset(seed=...)``). ``reset(options={"cards": "As Kd 7h 7c 4s 3d 2c"})``
+    (text or seven card integers) deals the player those cards instead; the dealer hands come from
+    the other 46 as the round's seed deals them, so with the cards a seed deals it is that seed's
+    reset. A repeated or bad card, a count other than seven, or another option raises
+    ``ValueError`` naming it.
+
     ## Rewards
     Net chips of the round divided by ``reward_unit`` (default: the table minimum, $5): ante ×
     (+1 if two or three hands won, else −1) plus the bonus (odds × wager, capped at the table's
@@ -157,6 +165,8 @@ class AsiaPokerEnv(SplitHandEnv):
       returned, which let an agent that had seen a bad hand take its bet back for one unit).
     * v0, revised in 0.2 (same id): the opt-in ``info_text=False`` (numbers only in ``info``;
       the default unchanged).
+    * v0, revised (same id; every other reset unchanged): ``reset(options={"cards": ...})``
+      deals the player a given hand.
     """
 
     config_cls = AsiaPokerConfig

@@ -22,6 +22,7 @@ from splitpoker.envs.actions import as_action
 from splitpoker.envs.info import ROUND_INFO, check_info_text, complete, numeric, unexpected_keywords
 from splitpoker.envs.render import check_render_mode
 from splitpoker.envs.rules.cards import format_cards
+from splitpoker.envs.rules.dealing import deal_dealers_into
 from splitpoker.envs.rules.play import kernel as K
 from splitpoker.envs.rules.play.kernel import Phase
 from splitpoker.envs.rules.play.observation import OBS_SIZE
@@ -162,11 +163,21 @@ class SplitHandEnv(gym.Env):
 
     # ---- gymnasium API --------------------------------------------------------------------
     def reset(self, *, seed: int | None = None, options: dict | None = None):
+        """A new round (Gymnasium's ``reset``). ``options={"cards": hand}`` deals the player
+        ``hand`` (seven distinct cards: text such as ``"As Kd 7h 7c 4s 3d 2c"`` or card integers)
+        instead of seven random ones; the dealer hands are dealt from the other 46 cards as the
+        round's seed would deal them, so ``reset(seed=s, options={"cards": c})`` is
+        ``reset(seed=s)`` whenever ``c`` are the cards that seed deals."""
         super().reset(seed=seed)
-        if options:
-            raise ValueError(f"reset options {sorted(options)} are not supported: expected None")
+        cards = self._reset_cards(options)
         self.rows.round_seeds[0] = int(self.np_random.integers(0, ROUND_SEED_BOUND))
-        out = self.rows.reset()
+        if cards is None:
+            out = self.rows.reset()
+        else:
+            self.player[:] = cards
+            deal_dealers_into(int(self.rows.round_seeds[0]), self._n_dealers, self.player, self.dealers,
+                              self.rows.scratch[0, 0:2])
+            out = self.rows.reset(preset=True)
         self._cards_text = format_cards(self.player)
         self.last_outcome = None
         self._codes = {}
@@ -216,6 +227,22 @@ class SplitHandEnv(gym.Env):
         return text
 
     # ---- helpers --------------------------------------------------------------------------
+    def _reset_cards(self, options) -> np.ndarray | None:
+        """The player's hand of ``reset(options=...)`` (sorted card integers), or None."""
+        if options is None:
+            return None
+        if not isinstance(options, dict):
+            raise ValueError(f"reset options={options!r}: expected a dict such as {{'cards': 'As Kd 7h 7c 4s 3d 2c'}} or None")
+        unknown = sorted(set(options) - {"cards"})
+        if unknown:
+            raise ValueError(f"reset options {unknown} are not supported: expected 'cards' (the player's seven cards)")
+        if options.get("cards") is None:
+            return None
+        try:
+            return np.sort(self.game.hand(options["cards"])).astype(np.int64)
+        except ValueError as e:
+            raise ValueError(f"reset options cards={options['cards']!r}: {e}") from None
+
     def _validate_action(self, action) -> int:
         """The action as an int, or ``ValueError``: a finished episode, out of range, or (under
         ``invalid_action="raise"``) a masked one. Under ``"penalize"`` the kernel plays a masked

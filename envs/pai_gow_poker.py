@@ -42,6 +42,10 @@ class PaiGowPokerEnv(SplitHandEnv):
     rank class / 7462, 12 position within its category, 13 front value / 90, 14 front is a pair,
     15-16 front card ranks / 12, 17 fouled; zero in the bet phase.
 
+    ## Starting State
+    As in Asia Poker: seven random cards, or ``reset(options={"cards": ...})``'s, and the dealer
+    hands from the other 46 as the round's seed deals them.
+
     ## Rewards
     Net chips / ``reward_unit`` (default the table minimum, $5): wager × (1 − commission, 0 or
     −1) plus the Fortune result. The bet step returns 0. ``dealer_samples=K`` averages the main
@@ -73,6 +77,8 @@ class PaiGowPokerEnv(SplitHandEnv):
       an unknown keyword raises Python's ``TypeError: ... got an unexpected keyword argument``.
     * v0, revised (same id; legal play unchanged): a wrong-phase action in the set phase forfeits
       every wager placed, with the penalty on top (it cost the penalty alone).
+    * v0, revised (same id; every other reset unchanged): ``reset(options={"cards": ...})``
+      deals the player a given hand.
     * v0, revised in 0.2 (same id): the opt-in ``info_text=False`` (numbers only in ``info``;
       the default unchanged).
     """

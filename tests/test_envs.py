@@ -266,3 +266,46 @@ def test_observe_settings_variant(cls, size, env_id):
     assert np.allclose(vals[:, 1], env.ranks[:, 1] / 90)
     assert np.allclose(vals[:, 0], env.ranks[:, 0] / (env.game.table.n_classes - 1))
     gym_check_env(gym.make(env_id, observe_settings=True).unwrapped)
+
+
+def _same_info(a: dict, b: dict) -> bool:
+    return a.keys() == b.keys() and all(
+        np.array_equal(a[k], b[k]) if isinstance(a[k], np.ndarray) else a[k] == b[k] for k in a)
+
+
+@pytest.mark.parametrize("env_id,kwargs", [
+    ("splitpoker/AsiaPokerSetting-v0", {"dealer_samples": 3, "observe_settings": True, "setting_features": True}),
+    ("splitpoker/PaiGowPokerSetting-v0", {"house_way": "paigow-foxwoods"}),
+    ("splitpoker/PaiGowPoker-v0", {}),
+])
+def test_reset_with_the_cards_a_seed_deals_is_that_seeds_reset(env_id, kwargs):
+    """``reset(options={"cards": c})`` deals the player ``c`` and the dealer hands the round's seed
+    deals from the other 46 cards: given the cards seed ``s`` deals, it is ``reset(seed=s)`` (obs,
+    info, every dealer hand), and the next episode is the same too (np_random advanced alike)."""
+    env = gym.make(env_id, **kwargs)
+    for seed in range(8):
+        want_obs, want_info = env.reset(seed=seed)
+        cards, dealers = env.unwrapped.player.copy(), env.unwrapped.dealers.copy()
+        next_obs, _ = env.reset()
+        got_obs, got_info = env.reset(seed=seed, options={"cards": cards[::-1].tolist()})
+        np.testing.assert_array_equal(got_obs, want_obs)
+        assert _same_info(got_info, want_info)
+        np.testing.assert_array_equal(env.unwrapped.dealers, dealers)
+        np.testing.assert_array_equal(env.reset()[0], next_obs)
+
+
+def test_reset_with_cards_deals_them_and_dealers_from_the_rest():
+    env = gym.make("splitpoker/AsiaPokerSetting-v0", dealer_samples=4)
+    _, info = env.reset(seed=3, options={"cards": "As Kd 7h 7c 4s 3d 2c"})
+    u = env.unwrapped
+    assert info["cards"] == "2c 3d 4s 7h 7c Kd As"
+    for hand in u.dealers:
+        assert len(set(hand.tolist())) == 7 and not set(hand.tolist()) & set(u.player.tolist())
+    assert info["house_way_setting"] == house_way_setting("asia-000", AsiaPoker(), u.player).setting
+    for options, match in (({"cards": "As As 7h 7c 4s 3d 2c"}, "duplicate card 'As'"),
+                           ({"cards": "As Kd 7h 7c 4s 3d"}, "expected 7 cards, got 6"),
+                           ({"cards": "As Kd 7h 7c 4s 3d Zz"}, "bad card 'Zz'"),
+                           ({"card": "As"}, r"reset options \['card'\] are not supported"),
+                           ("As Kd", "expected a dict")):
+        with pytest.raises(ValueError, match=match):
+            env.reset(seed=1, options=options)

@@ -1,10 +1,9 @@
 """Trained agents in the explorer: saved models (``--model PATH``, only from the command line,
 never from a request) asked what they would play on a typed hand.
 
-A model sees the observation its training env gives for a hand; :func:`setting_observation` builds
-it for any seven cards (the kernel's layout: cards, phase, wager fractions, and the per-setting
-blocks of ``observe_settings`` and ``setting_features``), and ``tests/test_explorer_api.py`` checks
-it equals ``env.reset(seed)``'s observation on dealt hands.
+A model sees the observation its training env gives for a hand; :func:`setting_observation` asks
+that env for it, dealt the typed seven cards (``reset(options={"cards": ...})``), and
+``tests/test_explorer_api.py`` checks it equals ``env.reset(seed)``'s observation on dealt hands.
 """
 
 from __future__ import annotations
@@ -14,33 +13,15 @@ from pathlib import Path
 
 import numpy as np
 
-from splitpoker.envs.rules.play.kernel import Phase
-from splitpoker.envs.rules.play.observation import ANTE, BONUS, OBS_SIZE, fill_observation
-
 
 def setting_observation(env, cards) -> tuple[np.ndarray, np.ndarray]:
-    """``(observation, action mask)`` that the setting env ``env`` gives when dealt ``cards``."""
+    """``(observation, action mask)`` that the setting env ``env`` gives when dealt ``cards``: its
+    own reset with the cards given (``reset(options={"cards": ...})``)."""
     u = env.unwrapped
     if u.betting:
         raise ValueError(f"{env.spec.id if env.spec else type(u).__name__} has a bet phase: expected a setting env")
-    hand = np.sort(u.game.hand(cards)).astype(np.int64)
-    template, _ = env.reset(seed=0)  # the wager fractions of this env's config
-    ranks, fouled = u.game.settings(hand)
-    obs = np.zeros_like(template)
-    row = np.zeros(OBS_SIZE, dtype=np.float32)
-    fill_observation(hand, True, int(Phase.SET), float(template[ANTE]), float(template[BONUS]), row)
-    obs[:OBS_SIZE] = row
-    n, width = ranks.shape
-    if u.config.observe_settings:
-        scale = np.asarray(u.rows.value_scale, dtype=np.float64)
-        obs[OBS_SIZE:OBS_SIZE + n * width] = (ranks * scale[None, :width]).astype(np.float32).ravel()
-    if u._setting_features is not None:
-        u._setting_features.fill(ranks.astype(np.int64), fouled, obs[u.setting_features_start:])
-    mask = np.zeros(u.action_space.n, dtype=bool)
-    mask[u.setting_offset:u.setting_offset + n] = ~fouled if u.config.mask_fouls else True
-    if u.house_way_action is not None:
-        mask[u.house_way_action] = True
-    return obs, mask
+    obs, info = env.reset(seed=0, options={"cards": np.asarray(cards, dtype=np.int64)})
+    return obs, np.asarray(info["action_mask"], dtype=bool)
 
 
 class Agent:

@@ -140,9 +140,22 @@ def deal_player_and_dealers_into(seed, n_dealers, player, dealers, work):
         deck[c] = c
     state = deal_from_into(stream_state(seed, 0), deck, 53, 7, player, deck)
     sort7(player, 0)
+    if n_dealers == 0:
+        return state
+    return deal_dealers_into(seed, n_dealers, player, dealers, work)
+
+
+@njit(cache=True)
+def deal_dealers_into(seed, n_dealers, player, dealers, work):
+    """The dealer hands of :func:`deal_player_and_dealers_into` for the sorted ``player`` hand:
+    dealer ``d`` from the 46 cards the player does not hold, with stream ``d + 1`` of ``seed``.
+    So a round of ``seed`` whose player hand is given (``reset(options={"cards": ...})``) meets
+    the same dealer hands as the round ``seed`` deals when its cards are those. ``work``:
+    ``int64[2, 53]`` scratch. Returns the last generator state."""
     rest = remaining_cards_into(player, work[1])
+    state = np.uint64(0)
     for d in range(n_dealers):
         row = dealers[d]
-        state = deal_from_into(stream_state(seed, d + 1), rest, 46, 7, row, deck)
+        state = deal_from_into(stream_state(seed, d + 1), rest, 46, 7, row, work[0])
         sort7(row, 0)
     return state

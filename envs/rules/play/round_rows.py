@@ -190,14 +190,15 @@ class RoundRows:
         return Outputs(self.n, self.obs_size, same_step)
 
     def reset(self, which: np.ndarray | None = None, run: Callable[..., None] | None = None,
-              out: Outputs | None = None) -> Outputs:
+              out: Outputs | None = None, *, preset: bool = False) -> Outputs:
         """A new round in every row with ``which[i]`` (default: all); every row's observation and
         mask are written (``out.obs``). ``out``: a block of :meth:`outputs` to write into instead of
-        a fresh one (a caller that reads it before the next call)."""
+        a fresh one (a caller that reads it before the next call). ``preset``: this once, the
+        caller has dealt ``player`` and ``dealers`` (as ``preset_deal`` does for every reset)."""
         which = np.ones(self.n, dtype=np.bool_) if which is None else which
         out = out if out is not None else self.outputs(False)
-        (run or self._run)(K.advance_range, self.n, True, which, self._no_actions, self._game, self._state,
-                           out.fields)
+        game = self._game._replace(preset_deal=True) if preset else self._game
+        (run or self._run)(K.advance_range, self.n, True, which, self._no_actions, game, self._state, out.fields)
         return out
 
     def step(self, actions: np.ndarray, run: Callable[..., None] | None = None, out: Outputs | None = None) -> Outputs:
