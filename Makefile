@@ -1,6 +1,8 @@
 # splitpoker: the two commands of the README.
 #   make demo   install everything, train MaskablePPO briefly, evaluate it, write plot + logs
-#   make test   install everything and run the test suite
+#   make test   install everything and run the test suite's default tier (the slow tier apart)
+#   make test-slow  the slow tier: every documented command, the two-node Ray cluster, the fault
+#               matrices, the exhaustive checks (CI runs both: .ci/run); make test-all runs both
 #   make serve  the strategy explorer in the browser (docs/explorer/explorer.md)
 PYTHON ?= python3
 VENV   ?= .venv
@@ -11,7 +13,7 @@ TORCH   ?= 2.13.0
 TORCH_CPU_INDEX ?= https://download.pytorch.org/whl/cpu
 SUDO    ?= $(shell [ "$$(id -u)" = 0 ] || echo sudo -n)
 
-.PHONY: install test test-fast demo serve lint clean
+.PHONY: install test test-slow test-all test-fast demo serve lint clean
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -45,11 +47,17 @@ $(STAMP): pyproject.toml
 
 install: $(STAMP)
 
+# the default tier: every test not marked slow (about 10 minutes on 2 cores; docs/architecture.md)
 test: install
+	$(PY) -m pytest -q -n auto -m "not slow" --durations=15
+
+test-slow: install
+	$(PY) -m pytest -q -n auto -m slow --durations=30
+
+test-all: install
 	$(PY) -m pytest -q -n auto --durations=30
 
-test-fast: install
-	$(PY) -m pytest -q -n auto -m "not slow"
+test-fast: test
 
 demo: install
 	$(PY) scripts/demo.py $(DEMO_ARGS)
