@@ -47,7 +47,7 @@ $(STAMP): pyproject.toml
 
 install: $(STAMP)
 
-# the default tier: every test not marked slow (about 10 minutes on 2 cores; docs/architecture.md)
+# the default tier: every test not marked slow (about 15 minutes on 2 cores; docs/architecture.md)
 test: install
 	$(PY) -m pytest -q -n auto -m "not slow" --durations=15
 

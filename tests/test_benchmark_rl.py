@@ -296,6 +296,7 @@ def _script(*args, **kw):
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **kw)
 
 
+@pytest.mark.slow  # a long-running check (about 100-160 s on 2 cores)
 def test_interrupted_grid_resumes_without_redoing_runs(tmp_path):
     """The shipped smoke grid (2 algorithms × 2 seeds), interrupted with Ctrl-C after its first run."""
     cfg_path = ROOT / "configs" / "benchmark" / "smoke.yaml"

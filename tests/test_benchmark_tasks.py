@@ -117,6 +117,7 @@ def test_bets_task_anchors():
     assert abs(m - data.random_regret) < 4 * se  # played random -> 0
 
 
+@pytest.mark.slow  # a long-running check (about 100-160 s on 2 cores)
 def test_session_task_anchors():
     import gymnasium as gym
 
