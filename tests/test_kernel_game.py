@@ -18,7 +18,19 @@ from splitpoker.envs.rules.table.rules import TableRules
 
 
 def _fields(game: str) -> dict:
-    return RoundRows(Game(game), 1, RoundOptions())._game._asdict()
+    return RoundRows(Game(game), 1, RoundOptions()).kernel_game._asdict()
+
+
+def test_the_kernel_unpacks_its_game_in_the_order_of_the_fields():
+    """The kernel is called with ``tuple(KernelGame)`` and unpacks it by position: its names, in
+    order, must be GAME_FIELDS (a reordered field would silently read another's value)."""
+    import ast
+    import inspect
+
+    tree = ast.parse(inspect.getsource(K.advance_range.py_func).strip())
+    unpack = next(node for node in ast.walk(tree) if isinstance(node, ast.Assign)
+                  and isinstance(node.value, ast.Name) and node.value.id == "game")
+    assert [elt.id for elt in unpack.targets[0].elts] == list(K.GAME_FIELDS)
 
 
 @pytest.mark.parametrize("game", ["asia", "paigow"])

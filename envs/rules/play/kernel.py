@@ -53,9 +53,9 @@ dealer_won      int64 (N, K)      hands the player won against each
 scratch         int64 (N, 10, 53) per-row work arrays of :mod:`splitpoker.envs.rules.play.rounds`
 ==============  ================  ===========================================================
 
-The kernel takes three tuples: ``game`` (a :class:`KernelGame`, :data:`GAME_FIELDS`: the game's
-tables, :class:`~splitpoker.envs.rules.game.GameTables`, then the environment's options; built by
-name and checked once by :class:`splitpoker.envs.rules.play.round_rows.RoundRows`, read by name here),
+The kernel takes three tuples: ``game`` (a :class:`KernelGame` as a plain tuple, :data:`GAME_FIELDS`:
+the game's tables, :class:`~splitpoker.envs.rules.game.GameTables`, then the environment's options;
+built by name and checked once by :class:`splitpoker.envs.rules.play.round_rows.RoundRows`),
 ``state`` (above) and ``out`` (:data:`OUT_FIELDS`: the observation rows and four blocks of rows
 named by :data:`FLOAT_ROWS`, :data:`INT_ROWS`, :data:`CARD_ROWS`, :data:`FLAG_ROWS`). It works on a
 range ``lo..hi-1`` of rows and releases the GIL, so rows can be split over threads (they share
@@ -112,7 +112,8 @@ GAME_FIELD_TYPES = {
     "mode": np.int64, "keep_ranks": bool, "seed_from_streams": bool, "preset_deal": bool,
 }
 GAME_FIELDS = tuple(GAME_FIELD_TYPES)
-#: the kernel's ``game`` argument: its fields by name (numba reads a named tuple's fields by name)
+#: the kernel's constants by name; the kernel is called with ``tuple(kernel_game)`` (numba types a
+#: plain tuple in its C fast path, a named tuple about 3 us slower per call) and unpacks it in this order
 KernelGame = namedtuple("KernelGame", GAME_FIELDS)
 
 
@@ -191,13 +192,11 @@ def advance_range(lo, hi, resetting, which, actions, game, state, out):
     row's observation and mask are written. **Step** (``actions`` already checked by
     :func:`first_refused`): one action per row. The finished round's cards, house-way setting and
     first dealer hand go to ``out``'s ``cards``, ``house_way``, ``dealer_cards``."""
-    game_id, style_id, rank, to_two, commission = game.game_id, game.style_id, game.rank, game.to_two, game.commission
-    cat5, line_of_code, line_odds, max_payout = game.cat5, game.line_of_code, game.line_odds, game.max_payout
-    betting, fixed_wager, bet_main, bet_bonus, n_bet = game.betting, game.fixed_wager, game.bet_main, game.bet_bonus, game.n_bet
-    offset, n_settings, hw_action, mask_fouls = game.offset, game.n_settings, game.hw_action, game.mask_fouls
-    observe_settings, value_scale, main_max, bonus_max = game.observe_settings, game.value_scale, game.main_max, game.bonus_max
-    unit, penalty, mode, keep_ranks = game.unit, game.penalty, game.mode, game.keep_ranks
-    seed_from_streams, preset_deal = game.seed_from_streams, game.preset_deal
+    # ``game`` is ``tuple(KernelGame)``, unpacked in GAME_FIELDS order (tests/test_kernel_game.py
+    # holds these names to GAME_FIELDS)
+    (game_id, style_id, rank, to_two, commission, cat5, line_of_code, line_odds, max_payout, betting, fixed_wager,
+     bet_main, bet_bonus, n_bet, offset, n_settings, hw_action, mask_fouls, observe_settings, value_scale, main_max,
+     bonus_max, unit, penalty, mode, keep_ranks, seed_from_streams, preset_deal) = game
     (streams, round_seeds, player, dealers, ranks, fouled, house_way, phase, main_wager, bonus_wager, mask,
      dealer_settings, dealer_won, scratch) = state
     obs_rows, final_base, floats, ints, cards, flags = out  # few arrays: each costs the dispatch an unboxing
