@@ -119,9 +119,10 @@ STYLE_GAME_ID = np.array([get_spec(game).game_id for _, game, *_ in _REGISTRY], 
 STYLE_GAME_ID.setflags(write=False)
 #: per numba game id, the ids of its styles
 STYLE_IDS_OF_GAME_ID: dict[int, tuple[int, ...]] = {}
-for _i, (_, _game, *_) in enumerate(_REGISTRY):
-    _gid = get_spec(_game).game_id
-    STYLE_IDS_OF_GAME_ID[_gid] = (*STYLE_IDS_OF_GAME_ID.get(_gid, ()), _i)
+for _style in HouseWayStyle:
+    STYLE_IDS_OF_GAME_ID.setdefault(get_spec(_style.game).game_id, ())
+    STYLE_IDS_OF_GAME_ID[get_spec(_style.game).game_id] += (_style.style_id,)
+del _style
 
 
 def styles_of(game: str) -> list[str]:
